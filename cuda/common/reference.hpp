@@ -1,0 +1,87 @@
+// CPU reference (the oracle): SpMM and Gustavson SpGEMM in float64, and the verification metric.
+// Inputs are passed already rounded to the precision under test, so the reference sees the same data.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+#include "binfmt.hpp"
+
+namespace spb {
+
+// Default verification tolerances on the normalized error |c - ref| / sum|a*b| (see max_norm_err).
+inline double default_tol(bool f32) { return f32 ? 1e-4 : 1e-12; }
+
+// C = A * B for one matrix; B is dense k x nb (row-major, ldb = nb), C is m x nb (row-major).
+// Also returns, per output, the sum of |a*b| terms, which bounds the rounding error of any summation order.
+inline void ref_spmm(const Csr& A, const double* B, int64_t nb, double* C, double* absC) {
+  for (int64_t r = 0; r < A.rows; ++r) {
+    double* c = C + r * nb;
+    double* a = absC + r * nb;
+    std::fill(c, c + nb, 0.0);
+    std::fill(a, a + nb, 0.0);
+    for (int64_t k = A.row_ptr[r]; k < A.row_ptr[r + 1]; ++k) {
+      const double v = A.values[k];
+      const double* b = B + A.col_idx[k] * nb;
+      for (int64_t j = 0; j < nb; ++j) { c[j] += v * b[j]; a[j] += std::fabs(v * b[j]); }
+    }
+  }
+}
+
+struct ErrReport {
+  double max_err = 0;   // max normalized error
+  bool finite = true;   // false when any output is NaN/Inf (unwritten poison or overflow)
+  int64_t where = -1;   // index of the worst (or first non-finite) element
+  double got = 0, want = 0;
+};
+
+// Normalized error of each element: |got - want| / max(sum|a*b|, tiny). Exact zeros (no terms) must be exactly 0.
+template <typename T>
+ErrReport max_norm_err(const T* got, const double* want, const double* absw, int64_t n) {
+  ErrReport r;
+  for (int64_t i = 0; i < n; ++i) {
+    double g = double(got[i]);
+    if (!std::isfinite(g)) { r.finite = false; r.where = i; r.got = g; r.want = want[i]; return r; }
+    double scale = absw[i] > 0 ? absw[i] : std::numeric_limits<double>::min();
+    double e = std::fabs(g - want[i]) / scale;
+    if (absw[i] == 0 && g != 0) e = std::numeric_limits<double>::infinity();
+    if (e > r.max_err) { r.max_err = e; r.where = i; r.got = g; r.want = want[i]; }
+  }
+  return r;
+}
+
+// Number of intermediate products of A*B (the SpGEMM flop count is twice this).
+inline int64_t spgemm_products(const Csr& A, const Csr& B) {
+  int64_t p = 0;
+  for (int64_t k = 0; k < A.nnz(); ++k) { int64_t c = A.col_idx[k]; p += B.row_ptr[c + 1] - B.row_ptr[c]; }
+  return p;
+}
+
+// Gustavson SpGEMM in float64 with sorted output columns; absC holds sum|a*b| per output entry.
+inline Csr ref_spgemm(const Csr& A, const Csr& B, std::vector<double>* absC = nullptr) {
+  Csr C;
+  C.rows = A.rows; C.cols = B.cols;
+  C.row_ptr.assign(A.rows + 1, 0);
+  std::vector<int64_t> mark(size_t(B.cols), -1);
+  std::vector<double> acc(size_t(B.cols), 0.0), accAbs(size_t(B.cols), 0.0);
+  std::vector<int64_t> cols;
+  for (int64_t r = 0; r < A.rows; ++r) {
+    cols.clear();
+    for (int64_t k = A.row_ptr[r]; k < A.row_ptr[r + 1]; ++k) {
+      const int64_t a = A.col_idx[k]; const double av = A.values[k];
+      for (int64_t l = B.row_ptr[a]; l < B.row_ptr[a + 1]; ++l) {
+        const int64_t c = B.col_idx[l];
+        if (mark[c] != r) { mark[c] = r; acc[c] = 0; accAbs[c] = 0; cols.push_back(c); }
+        acc[c] += av * B.values[l]; accAbs[c] += std::fabs(av * B.values[l]);
+      }
+    }
+    std::sort(cols.begin(), cols.end());
+    for (int64_t c : cols) { C.col_idx.push_back(c); C.values.push_back(acc[c]); if (absC) absC->push_back(accAbs[c]); }
+    C.row_ptr[r + 1] = int64_t(C.col_idx.size());
+  }
+  return C;
+}
+
+}  // namespace spb

@@ -1,0 +1,53 @@
+// The result file (`--json`, `spbench run`): versioned schema read by report and compare.
+import { z } from 'zod';
+import { EnvLine, GpuInfo, ResultStatus, Verification } from '../native/protocol.js';
+
+export const RESULT_SCHEMA = 'spbench-results/1';
+
+export const MethodResult = z.object({
+  method: z.string(),
+  family: z.enum(['ours', 'paper', 'peer', 'reference']),
+  status: ResultStatus,
+  reason: z.string().optional(),
+  timed_region: z.string(),
+  samples_ms: z.array(z.number().nonnegative()),
+  // Derived from samples_ms by src/bench/stats.ts; null when there is no speed figure (not ok).
+  median_ms: z.number().nonnegative().nullable(),
+  min_ms: z.number().nonnegative().nullable(),
+  max_ms: z.number().nonnegative().nullable(),
+  q1_ms: z.number().nonnegative().nullable(),
+  q3_ms: z.number().nonnegative().nullable(),
+  stdrel: z.number().nonnegative().nullable(), // relative standard deviation of the samples
+  gflops: z.number().nonnegative().nullable(),
+  bandwidth_gbs: z.number().nonnegative().nullable(),
+  flops: z.number().nonnegative(),
+  bytes_moved: z.number().nonnegative(),
+  peak_mem_bytes: z.number().nonnegative(),
+  verify: Verification,
+  breakdown_ms: z.record(z.string(), z.number().nonnegative()).optional(),
+  info: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+});
+export type MethodResult = z.infer<typeof MethodResult>;
+
+export const CaseResult = z.object({
+  id: z.string(), // stable key used by compare to pair cases, e.g. "spmm/batch=100/dim=64/nnz=3/nb=64/f32/graph"
+  op: z.enum(['spmm', 'spgemm']),
+  label: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  input: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])), // matrix description: source, dims, nnz, ...
+  results: z.array(MethodResult),
+});
+export type CaseResult = z.infer<typeof CaseResult>;
+
+export const ResultFile = z.object({
+  schema: z.literal(RESULT_SCHEMA),
+  created: z.string(), // ISO time
+  spbench: z.object({ version: z.string(), commit: z.string().nullable() }),
+  command: z.array(z.string()),
+  host: z.object({ hostname: z.string(), platform: z.string(), cpus: z.string(), node: z.string() }),
+  backend: z.enum(['cpu', 'cuda']),
+  device: GpuInfo.nullable(), // the GPU the run used; null on the CPU backend
+  env: EnvLine.nullable(),
+  cases: z.array(CaseResult),
+});
+export type ResultFile = z.infer<typeof ResultFile>;

@@ -1,0 +1,60 @@
+// Entry point: builds the commander program from one module per command and maps errors to exit codes.
+// Command modules register cheaply; heavy dependencies (ink, mathjs) are imported inside actions.
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { UserError, RuntimeFailure } from '../util/errors.js';
+import * as gen from './commands/gen.js';
+import * as convert from './commands/convert.js';
+import * as info from './commands/info.js';
+import * as doctor from './commands/doctor.js';
+import * as build from './commands/build.js';
+import * as spmm from './commands/spmm.js';
+import * as spgemm from './commands/spgemm.js';
+import * as run from './commands/run.js';
+import * as report from './commands/report.js';
+import * as compare from './commands/compare.js';
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('spbench')
+    .description('Benchmark GPU sparse kernels (batched SpMM, hash SpGEMM) against cuSPARSE/cuBLAS, verified; convert sparse matrix formats.')
+    .version(packageVersion(), '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureHelp({ sortSubcommands: false });
+  for (const mod of [spmm, spgemm, gen, convert, info, doctor, build, run, report, compare]) mod.register(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    process.exitCode = exitCodeFor(err);
+  }
+}
+
+function exitCodeFor(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // help and version exit 0; usage errors were already printed by commander
+    return err.exitCode === 0 ? 0 : 2;
+  }
+  if (err instanceof UserError) {
+    process.stderr.write(`spbench: ${err.message}\n`);
+    return err.exitCode;
+  }
+  if (err instanceof RuntimeFailure) {
+    process.stderr.write(`spbench: ${err.message}\n${err.detail ? `${err.detail.trimEnd()}\n` : ''}`);
+    return 3;
+  }
+  const e = err as Error;
+  process.stderr.write(`spbench: internal error: ${e?.stack ?? String(err)}\n`);
+  return 1;
+}
