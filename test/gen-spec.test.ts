@@ -176,5 +176,7 @@ test('golden hashes of seeded spec matrices (seed 1) are pinned', () => {
     const m = generateMatrix(parseGenSpec(text), 1);
     assert.equal(m.rowPtr[m.rows], nnz, text);
     assert.equal(hashMatrices([m]), hash, text);
+    // the spec text works as well as the parsed spec
+    assert.equal(hashMatrices([generateMatrix(text, 1)]), hash, text);
   }
 });

@@ -155,6 +155,7 @@ function nnzOfSquare(m: CsrMatrix): number {
 export interface BatchStats {
   count: number;
   rows: Distribution;
+  cols: Distribution;
   nnz: Distribution;
   totalNnz: number;
   nnzPerRow: Distribution;
@@ -179,6 +180,7 @@ export function batchStats(mats: CsrMatrix[]): BatchStats {
   return {
     count: mats.length,
     rows: distribution(rows),
+    cols: distribution(mats.map((m) => m.cols)),
     nnz: distribution(nnz),
     totalNnz: nnz.reduce((a, b) => a + b, 0),
     nnzPerRow: distribution(lengths),
