@@ -29,10 +29,9 @@ Examples:
     )
     .action(async (file: string, o: InfoOptions) => {
       const { matrixStats, batchStats } = await import('../../matrix/stats.js');
-      const { loadMatrix, loadBatch } = await import('../../matrix/load.js');
-      const { statSync } = await import('node:fs');
-      const many = /\.spb$/i.test(file) || isDirectory(statSync, file);
-      const batch = many ? await loadBatch(file) : { matrices: [await loadMatrix(file)], names: [file] };
+      const { loadBatch } = await import('../../matrix/load.js');
+      // one file of one matrix, an .spb batch, or a directory of files: one loader for all
+      const batch = await loadBatch(file);
       if (batch.matrices.length === 1) {
         const stats = matrixStats(batch.matrices[0], { nnzAA: Boolean(o.nnzC) });
         process.stdout.write(o.json ? `${JSON.stringify({ file, ...stats })}\n` : renderMatrixStats(file, stats));
@@ -41,10 +40,6 @@ Examples:
         process.stdout.write(o.json ? `${JSON.stringify({ file, batch: stats, names: batch.names })}\n` : renderBatchStats(file, stats));
       }
     });
-}
-
-function isDirectory(stat: typeof import('node:fs').statSync, path: string): boolean {
-  return stat(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
 
 const num = (x: number) => x.toLocaleString('en-US');
