@@ -79,6 +79,7 @@ test('gen SPEC -o r.mtx writes the spec matrix', async () => {
 test('gen errors exit 2 with one clear sentence and leave no file behind', async () => {
   mkdirSync(join(dir, 'full'));
   writeFileSync(join(dir, 'full', 'keep.txt'), 'x');
+  writeFileSync(join(dir, 'afile'), 'x');
   const before = listing();
   const cases: [string[], RegExp][] = [
     [['gen', '--batch', '3', '-o', 'x.mtx'], /a \.mtx file holds one matrix/],
@@ -93,7 +94,9 @@ test('gen errors exit 2 with one clear sentence and leave no file behind', async
     [['gen', '-o', 'y'], /cannot tell the output format/],
     [['gen'], /-o\/--output is required/],
     [['gen', '--batch', '2', '-o', 'full/'], /the directory is not empty/],
-    [['gen', '-o', 'missing/deeper/y.spb'], /-o missing\/deeper\/y.spb: the folder missing\/deeper does not exist/],
+    [['gen', '--batch', '2', '-o', 'afile/'], /-o afile\/: afile exists and is not a directory/],
+    [['gen', '--batch', '2', '-o', 'afile/x.spb'], /afile is not an existing folder/],
+    [['gen', '-o', 'missing/deeper/y.spb'], /-o missing\/deeper\/y.spb: missing\/deeper is not an existing folder/],
   ];
   const results = await Promise.all(cases.map(([args]) => spbenchAsync(...args)));
   for (const [i, [args, why]] of cases.entries()) {

@@ -74,10 +74,8 @@ export async function runGen(specText: string | undefined, o: GenOptions, explic
     dim = gen.parseRange(o.dim, '--dim');
     nnzRow = gen.parseRange(o.nnzRow, '--nnz-row');
   }
-  const { statSync } = await import('node:fs');
-  const isDir = statSync(o.output, { throwIfNoEntry: false })?.isDirectory() ?? false;
   const out = await import('../../matrix/generate/write.js');
-  const plan = out.planOutput(o.output, format, batch, isDir);
+  const plan = out.planOutput(o.output, format, batch, out.isDirectory(o.output));
   out.checkOutputParent(plan);
 
   const started = performance.now();

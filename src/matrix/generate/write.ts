@@ -39,14 +39,26 @@ export function batchFileNames(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `m${String(i).padStart(width, '0')}.mtx`);
 }
 
+/** Whether -o names an existing directory (a name through a file is not one). */
+export function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Checks, before any work, that the folder the output goes into exists. */
 export function checkOutputParent(plan: OutputPlan): void {
   const target = plan.kind === 'mtx-dir' ? plan.dir : plan.path;
   const parent = dirname(target);
-  if (!statSync(parent, { throwIfNoEntry: false })?.isDirectory()) {
-    throw new UserError(`-o ${target}: the folder ${parent} does not exist`);
+  if (!isDirectory(parent)) throw new UserError(`-o ${target}: ${parent} is not an existing folder`);
+  if (plan.kind === 'mtx-dir' && !isDirectory(target) && statSync(target, { throwIfNoEntry: false })) {
+    throw new UserError(`-o ${target}/: ${target} exists and is not a directory`);
   }
 }
+
+const WRITERS = 32;
 
 export async function writeGenerated(plan: OutputPlan, mats: CsrMatrix[], opts: { valueType: ValueType; comments?: string[] }): Promise<void> {
   if (plan.kind === 'spb') return writeSpb(plan.path, mats, { valueType: opts.valueType });
@@ -57,7 +69,18 @@ export async function writeGenerated(plan: OutputPlan, mats: CsrMatrix[], opts: 
   await mkdir(tmp);
   try {
     const names = batchFileNames(mats.length);
-    for (let i = 0; i < mats.length; i++) await writeMtx(join(tmp, names[i]), mats[i], { comments: opts.comments });
+    // Several files in flight at once: each writeMtx waits on its own fsync, which dominates small files.
+    // On a failure the others stop taking files, and all settle before the folder is removed.
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < mats.length; i = next++) await writeMtx(join(tmp, names[i]), mats[i], { comments: opts.comments });
+    };
+    const settled = await Promise.allSettled(Array.from({ length: Math.min(WRITERS, mats.length) }, () => worker().catch((e) => {
+      next = mats.length;
+      throw e;
+    })));
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
     // rename(2) replaces an empty directory, so an existing empty target is fine
     await rename(tmp, plan.dir);
   } catch (err) {
