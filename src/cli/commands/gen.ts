@@ -1,5 +1,6 @@
 // `spbench gen`: writes seeded random matrices (a batch, or one matrix from a spec) as .mtx or .spb.
 import type { Command } from 'commander';
+import { SPEC_HELP } from '../../matrix/generate/spec.js';
 import { UserError } from '../../util/errors.js';
 
 export interface GenOptions {
@@ -17,8 +18,8 @@ export function register(program: Command): void {
     .command('gen')
     .summary('write seeded random matrices (batches, stencils, R-MAT, uniform, banded) as .mtx or .spb')
     .description(
-      'Write reproducible random matrices: the same seed gives the same bytes on any machine.\n' +
-        'Without SPEC: a batch of square matrices, every row with exactly --nnz-row distinct random columns\n' +
+      'Write reproducible random matrices: the same seed gives the same bytes on any machine.\n\n' +
+        'Without SPEC: a batch of square matrices, every row with exactly --nnz-row distinct random columns ' +
         '(clamped to the matrix dim), values in (-1, 1). With SPEC: one large matrix (for SpGEMM).',
     )
     .argument('[spec]', 'one matrix instead of a batch (see below)')
@@ -33,13 +34,7 @@ export function register(program: Command): void {
       'after',
       `
 Specs (one matrix; --batch/--dim/--nnz-row do not apply):
-  stencil:dims=2|3,n=N,points=5|9 (2-D) or 7|27 (3-D)  finite-difference stencil on an n^dims grid;
-                                                       centre points-1, neighbours -1
-  rmat:scale=S,ef=E[,a=0.57,b=0.19,c=0.19]            R-MAT graph: 2^S vertices, E·2^S edges drawn,
-                                                       duplicates merged; d = 1-a-b-c
-  uniform:rows=R[,cols=C],nnz_row=K                   K distinct random columns in every row
-  banded:n=N,bw=W                                     every entry with |i-j| <= W
-  Random values lie in (-1, 1) with 24 significant bits, so f32 and f64 files hold the same numbers.
+${SPEC_HELP}
 
 Examples:
   spbench gen --batch 100 --dim 64 --nnz-row 3 --seed 1 -o batch.spb

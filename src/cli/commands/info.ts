@@ -12,11 +12,11 @@ export function register(program: Command): void {
     .command('info')
     .summary('print a matrix\'s figures: dims, nnz, nnz/row, symmetry, products of A·A')
     .description(
-      'Print figures of a matrix (.mtx, or .spb) or of a batch (.spb with several matrices, or a directory of .mtx):\n' +
-        'rows, cols, nnz, nnz/row min/max/mean/stddev, empty rows, diagonal entries, bandwidth, symmetry of\n' +
+      'Print figures of a matrix (.mtx, .spb, .csr/.coo dump) or of a batch (.spb with several matrices, or a directory): ' +
+        'rows, cols, nnz, nnz/row min/max/mean/stddev, empty rows, diagonal entries, bandwidth, symmetry of ' +
         'pattern and values, and the intermediate products of A·A (the work SpGEMM GFLOPS counts).',
     )
-    .argument('<file>', '.mtx or .spb file, or a directory of .mtx files')
+    .argument('<file>', '.mtx, .spb, .csr or .coo file, or a directory of .mtx/.spb files')
     .option('--json', 'print the figures as one JSON object')
     .option('--nnz-c', 'also count nnz(A·A) exactly (one symbolic SpGEMM pass on the CPU; slow on huge matrices)')
     .addHelpText(
