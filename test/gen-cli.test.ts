@@ -84,7 +84,7 @@ test('gen errors exit 2 with one clear sentence and leave no file behind', async
   const cases: [string[], RegExp][] = [
     [['gen', '--batch', '3', '-o', 'x.mtx'], /a \.mtx file holds one matrix/],
     [['gen', 'mesh:n=4', '-o', 'y.mtx'], /bad generator spec "mesh:n=4": unknown kind "mesh"/],
-    [['gen', 'rmat:scale=5,ef=2', '--dim', '8', '-o', 'y.mtx'], /--dim apply to batches only/],
+    [['gen', 'rmat:scale=5,ef=2', '--dim', '8', '-o', 'y.mtx'], /gen rmat:scale=5,ef=2: --dim applies to batches only, not to a spec/],
     [['gen', '--dim', '0', '-o', 'y.spb'], /--dim must be a positive integer or MIN:MAX range, got "0"/],
     [['gen', '--nnz-row', '5:2', '-o', 'y.spb'], /--nnz-row .*\(min 5 is greater than max 2/],
     [['gen', '--batch', '2:3', '-o', 'y.spb'], /--batch must be one positive integer/],

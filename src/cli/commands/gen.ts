@@ -60,7 +60,7 @@ export async function runGen(specText: string | undefined, o: GenOptions, explic
   let nnzRow = dim;
   if (specText !== undefined) {
     const clash = ['batch', 'dim', 'nnzRow'].filter(explicit).map((n) => (n === 'nnzRow' ? '--nnz-row' : `--${n}`));
-    if (clash.length) throw new UserError(`gen ${specText}: ${clash.join(', ')} apply to batches only, not to a spec`);
+    if (clash.length) throw new UserError(`gen ${specText}: ${clash.join(', ')} ${clash.length > 1 ? 'apply' : 'applies'} to batches only, not to a spec`);
     spec = gen.parseGenSpec(specText);
   } else {
     const b = gen.parseRange(o.batch, '--batch');
