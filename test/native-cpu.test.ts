@@ -101,6 +101,17 @@ describe('spbench-cpu spmm', () => {
     assert.deepEqual(dumpedC(a), dumpedC(b));
     assert.notDeepEqual(dumpedC(a), dumpedC(c));
   });
+
+  it('an unwritten output row is caught by the NaN poison: status failed, no pass, the row named', async () => {
+    const input = writeSpb(dir, 'a3-fault.spb', [A3]);
+    const lines = await runNative(exe, ['spmm', '--input', input, '--nb', '4', '--methods', 'cpu-csr', '--inject-fault', '--samples', '1']);
+    const [r] = results(lines);
+    assert.equal(r.status, 'failed');
+    assert.equal(r.verify.checked, true);
+    assert.equal(r.verify.passed, false);
+    assert.equal(r.verify.max_rel_err, null);
+    assert.match(r.verify.detail ?? '', /matrix 0 row 2 column 0: non-finite output/);
+  });
 });
 
 describe('spbench-cpu spgemm', () => {
