@@ -2,6 +2,7 @@
 // A fake compiler (a shell script that logs its arguments and writes a tiny executable) keeps these
 // tests instant and lets them count builds; the real g++ build is covered by native-cpu.test.ts.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -116,6 +117,22 @@ describe('ensureExecutable cache', () => {
       assert.equal(a, b);
       assert.equal(builds(cc.log), n + 1);
       assert.deepEqual(readdirSync(join(cache, 'bin')).filter((f) => /\.(lock|tmp)/.test(f)), []);
+    }));
+
+  it('three spbench processes building at once: one build, the same path for all', () =>
+    withEnv(env, async () => {
+      const n = builds(cc.log);
+      const buildJs = new URL('../src/native/build.js', import.meta.url).href;
+      const script = `const { ensureExecutable } = await import(${JSON.stringify(buildJs)});
+process.stdout.write(await ensureExecutable('cpu', { cudaDir: ${JSON.stringify(cudaDir)}, cacheDir: ${JSON.stringify(cache)}, extraFlags: ['-DMULTI'] }));`;
+      const run = () =>
+        new Promise<string>((resolve, reject) => {
+          execFile(process.execPath, ['--input-type=module', '-e', script], { env: process.env }, (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)));
+        });
+      const paths = await Promise.all([run(), run(), run()]);
+      assert.equal(new Set(paths).size, 1);
+      assert.ok(existsSync(paths[0]));
+      assert.equal(builds(cc.log), n + 1);
     }));
 
   it('a lock left by a dead process is removed; a live holder is waited for', () =>
