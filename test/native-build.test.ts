@@ -197,7 +197,14 @@ describe('ensureExecutable errors', () => {
     const home = join(root, 'toolkit');
     mkdirSync(join(home, 'include'), { recursive: true });
     mkdirSync(join(home, 'lib64'), { recursive: true });
-    for (const f of ['include/cusparse.h', 'include/cublas_v2.h', 'lib64/libcusparse.so', 'lib64/libcublas.so.13']) writeFileSync(join(home, f), '');
+    for (const f of ['include/cublas_v2.h', 'lib64/libcusparse.so', 'lib64/libcublas.so.13']) writeFileSync(join(home, f), '');
+    writeFileSync(join(home, 'include', 'cusparse.h'), '#define CUSPARSE_VER_MAJOR 12\n#define CUSPARSE_VER_MINOR 7\n#define CUSPARSE_VER_PATCH 1\n');
+    writeFileSync(join(home, 'include', 'cublas_api.h'), '#define CUBLAS_VER_MAJOR 13\n#define CUBLAS_VER_MINOR 0\n#define CUBLAS_VER_PATCH 2\n');
+    await withEnv({ SPBENCH_NVCC: nvcc.path, CUDA_HOME: home }, async () => {
+      const tc = await discoverToolchain();
+      assert.equal(tc.cusparse.version, '12.7.1');
+      assert.equal(tc.cublas.version, '13.0.2');
+    });
     const p = await withEnv({ SPBENCH_NVCC: nvcc.path, CUDA_HOME: home }, () => ensureExecutable('spmm-cuda', { cudaDir, cacheDir: join(root, 'c4'), arch: '9.0', extraFlags: [] }));
     assert.match(p, /spbench-spmm-cuda-[0-9a-f]{16}$/);
     const args = readFileSync(nvcc.log, 'utf8');
