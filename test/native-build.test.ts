@@ -183,6 +183,15 @@ describe('ensureExecutable errors', () => {
       assert.rejects(ensureExecutable('probe', { cacheDir: join(root, 'c2') }), /nvcc \(the CUDA compiler\) was not found.*SPBENCH_NVCC or CUDA_HOME.*--backend cpu/),
     ));
 
+  it('an unwritable cache directory says to set SPBENCH_CACHE_DIR', async () => {
+    const file = join(root, 'not-a-dir');
+    writeFileSync(file, '');
+    const cc = fakeCompiler('fake-g++-2', '1.0.0');
+    await withEnv({ SPBENCH_CXX: cc.path }, () =>
+      assert.rejects(ensureExecutable('cpu', { cacheDir: join(file, 'cache') }), /cannot write the build cache .*not-a-dir\/cache\/bin: .*Set SPBENCH_CACHE_DIR to a writable directory/),
+    );
+  });
+
   it('a missing source file is named', async () => {
     const d = join(root, 'cuda-empty');
     mkdirSync(d, { recursive: true });
