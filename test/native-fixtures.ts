@@ -40,8 +40,9 @@ export function writeScript(dir: string, name: string, text: string): string {
 }
 
 // One cache for the whole test run (and later runs): the build hash keeps it correct, and the
-// build lock makes the test files that build it concurrently share one build.
-export const TEST_CACHE_DIR = join(tmpdir(), 'spbench-test-cache');
+// build lock makes the test files that build it concurrently share one build. CI's own
+// SPBENCH_CACHE_DIR (a fresh directory) wins when set.
+export const TEST_CACHE_DIR = process.env.SPBENCH_CACHE_DIR || join(tmpdir(), 'spbench-test-cache');
 
 export function cpuExecutable(): Promise<string> {
   return ensureExecutable('cpu', { cacheDir: TEST_CACHE_DIR });
