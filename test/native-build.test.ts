@@ -154,6 +154,12 @@ process.stdout.write(await ensureExecutable('cpu', { cudaDir: ${JSON.stringify(c
       rmSync(lock);
       await waiting;
       assert.equal(ran, true);
+      assert.ok(!existsSync(lock), 'released after use');
+
+      // A holder only ever removes its own lock (e.g. after its lock was judged stale and replaced).
+      await withLock(lock, async () => writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'someone-else' })));
+      assert.match(readFileSync(lock, 'utf8'), /someone-else/);
+      rmSync(lock);
     }));
 });
 
