@@ -4,8 +4,8 @@
 // A lock file per (target, hash) makes concurrent spbench processes build once; the compiler writes a
 // temporary name that is renamed into place, so a half-written executable is never visible.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { accessSync, closeSync, constants, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { RuntimeFailure } from '../util/errors.js';
@@ -125,14 +125,20 @@ function lockIsStale(lockPath: string): boolean {
   }
 }
 
-/** Runs fn while holding an exclusive lock file (created with O_EXCL, holding our pid and host). */
+/**
+ * Runs fn while holding an exclusive lock file (created with O_EXCL, holding our pid, host and a
+ * random token). A stale lock is moved aside by rename (atomic), re-checked, and put back with
+ * link (fails if a newer lock exists) should it turn out to belong to a live holder after all; on
+ * release we remove the lock only if it still carries our token.
+ */
 export async function withLock<T>(lockPath: string, fn: () => Promise<T>, log?: (s: string) => void): Promise<T> {
   const start = Date.now();
+  const token = randomBytes(8).toString('hex');
   let told = false;
   for (;;) {
     try {
       const fd = openSync(lockPath, 'wx');
-      writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), time: new Date().toISOString() }));
+      writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), time: new Date().toISOString(), token }));
       closeSync(fd);
       break;
     } catch (e) {
@@ -140,11 +146,20 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T>, log?: 
     }
     if (lockIsStale(lockPath)) {
       log?.(`removing stale build lock ${lockPath}`);
+      const aside = `${lockPath}.stale-${process.pid}-${token}`;
       try {
-        unlinkSync(lockPath);
+        renameSync(lockPath, aside);
       } catch {
-        /* someone else removed it first */
+        continue; // someone else moved it first
       }
+      if (!lockIsStale(aside)) {
+        try {
+          linkSync(aside, lockPath); // a live holder's lock after all: restore it
+        } catch {
+          /* a newer lock exists; that one governs */
+        }
+      }
+      unlinkSync(aside);
       continue;
     }
     if (Date.now() - start > LOCK_WAIT_MS) throw new RuntimeFailure(`timed out waiting for the build lock ${lockPath}; if no spbench is building, delete it.`);
@@ -156,7 +171,7 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T>, log?: 
     return await fn();
   } finally {
     try {
-      unlinkSync(lockPath);
+      if ((JSON.parse(readFileSync(lockPath, 'utf8')) as { token?: string }).token === token) unlinkSync(lockPath);
     } catch {
       /* already gone */
     }
@@ -205,7 +220,13 @@ export async function ensureExecutable(target: TargetName, opts: EnsureOptions =
   const plan = await planBuild(target, opts);
   const { spec, compiler, exePath } = plan;
   if (!opts.rebuild && existsSync(exePath)) return exePath;
-  mkdirSync(join(exePath, '..'), { recursive: true });
+  const binDir = join(exePath, '..');
+  try {
+    mkdirSync(binDir, { recursive: true });
+    accessSync(binDir, constants.W_OK);
+  } catch (e) {
+    throw new RuntimeFailure(`cannot write the build cache ${binDir}: ${(e as Error).message}. Set SPBENCH_CACHE_DIR to a writable directory.`);
+  }
   return withLock(
     `${exePath}.lock`,
     async () => {
