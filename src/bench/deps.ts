@@ -1,0 +1,44 @@
+// What the benchmark runners need from other modules (matrices, generators, native runner), as one
+// object so tests can substitute doubles. `realDeps()` wires the real implementations.
+import type { NativeLine } from '../native/protocol.js';
+import type { CsrMatrix } from '../matrix/types.js';
+
+export interface Range {
+  min: number;
+  max: number;
+}
+
+export type NativeTarget = 'cpu' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
+
+export interface BenchDeps {
+  chooseBackend(requested: 'auto' | 'cpu' | 'cuda', op: 'spmm' | 'spgemm'): Promise<{ backend: 'cpu' | 'cuda'; reason: string }>;
+  ensureExecutable(target: NativeTarget, opts: { rebuild?: boolean; log?: (s: string) => void }): Promise<string>;
+  runNative(exePath: string, args: string[], opts: { onLine?: (l: NativeLine) => void }): Promise<NativeLine[]>;
+  parseRange(text: string, what: string): Range;
+  generateBatch(opts: { batch: number; dim: Range; nnzRow: Range; seed: number }): CsrMatrix[];
+  /** checks a generator spec; throws a UserError naming what is wrong */
+  parseGenSpec(text: string): unknown;
+  generateMatrix(specText: string, seed: number): CsrMatrix;
+  loadMatrix(path: string): Promise<CsrMatrix>;
+  loadBatch(pathOrDir: string): Promise<{ matrices: CsrMatrix[]; names: string[] }>;
+  writeSpb(path: string, mats: CsrMatrix[], opts: { valueType: 'f32' | 'f64'; indexWidth?: 4 | 8 }): Promise<void>;
+}
+
+function missing(what: string): never {
+  throw new Error(`${what} is not available in this build (module not merged yet)`);
+}
+
+export async function realDeps(): Promise<BenchDeps> {
+  return {
+    chooseBackend: async () => missing('chooseBackend'),
+    ensureExecutable: async () => missing('ensureExecutable'),
+    runNative: async () => missing('runNative'),
+    parseRange: () => missing('parseRange'),
+    generateBatch: () => missing('generateBatch'),
+    parseGenSpec: () => missing('parseGenSpec'),
+    generateMatrix: () => missing('generateMatrix'),
+    loadMatrix: async () => missing('loadMatrix'),
+    loadBatch: async () => missing('loadBatch'),
+    writeSpb: async () => missing('writeSpb'),
+  };
+}
