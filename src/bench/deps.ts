@@ -29,14 +29,15 @@ function missing(what: string): never {
 }
 
 export async function realDeps(): Promise<BenchDeps> {
+  const gen = await import('../matrix/generate/index.js');
   return {
     chooseBackend: async () => missing('chooseBackend'),
     ensureExecutable: async () => missing('ensureExecutable'),
     runNative: async () => missing('runNative'),
-    parseRange: () => missing('parseRange'),
-    generateBatch: () => missing('generateBatch'),
-    parseGenSpec: () => missing('parseGenSpec'),
-    generateMatrix: () => missing('generateMatrix'),
+    parseRange: gen.parseRange,
+    generateBatch: gen.generateBatch,
+    parseGenSpec: gen.parseGenSpec,
+    generateMatrix: (text, seed) => gen.generateMatrix(gen.parseGenSpec(text), seed),
     loadMatrix: async () => missing('loadMatrix'),
     loadBatch: async () => missing('loadBatch'),
     writeSpb: async () => missing('writeSpb'),

@@ -15,7 +15,7 @@ export function renderCasePlain(c: CaseResult, meta: Meta): string {
   const width = Math.max(...c.results.map((r) => r.method.length));
   const lines = [`case ${c.id}: ${c.label}`, `  ${caseHeader(c, meta)}`];
   for (const r of orderResults(c.results)) {
-    const lead = `  ${r.method.padEnd(width)}  ${r.family.padEnd(9)}  ${statusText(r)}`;
+    const lead = `  ${r.method.padEnd(width)}  ${r.family.padEnd(9)}  ${statusText(r).padEnd(10)}`;
     if (!hasSpeed(r)) {
       lines.push(`${lead}  ${reasonText(r)}`.trimEnd());
       continue;
