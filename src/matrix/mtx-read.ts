@@ -1,10 +1,10 @@
-// Streaming Matrix Market reader. The file is read in Buffer chunks; only whole lines are parsed
-// (a line cut by a chunk boundary is carried into the next chunk), numbers are parsed from the
+// Streaming Matrix Market reader. The file comes in Buffer chunks of whole lines (line-chunks.ts);
+// numbers are parsed from the
 // bytes (number-scan.ts), entries go into typed COO arrays and end up as canonical CSR.
 // Symmetric, skew-symmetric and hermitian (real) files are expanded; the diagonal is not doubled.
-import { open, type FileHandle } from 'node:fs/promises';
 import { UserError } from '../util/errors.js';
 import { cooToCsr } from './csr.js';
+import { readLineChunks } from './line-chunks.js';
 import { latin1, scanEnd, scanHadFraction, scanNumber, tokenAt } from './number-scan.js';
 import type { CsrMatrix, MtxField, MtxFormat, MtxHeader, MtxSymmetry } from './types.js';
 
@@ -18,51 +18,17 @@ export interface MtxResult {
   matrix: CsrMatrix;
 }
 
-const DEFAULT_CHUNK = 4 << 20;
 const INT32_MAX = 0x7fffffff;
 const NL = 10;
 
 /** Reads a Matrix Market file into canonical CSR; every problem is a UserError `file:line: ...`. */
 export async function readMtx(path: string, opts: ReadMtxOptions = {}): Promise<MtxResult> {
-  let fh: FileHandle;
-  try {
-    fh = await open(path, 'r');
-  } catch (err) {
-    throw new UserError(`${path}: cannot open: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-  try {
-    const size = (await fh.stat()).size;
-    const parser = new MtxParser(path, size);
-    let buf = Buffer.allocUnsafe(Math.max(2, opts.chunkSize ?? DEFAULT_CHUNK) + 1);
-    let have = 0;
-    for (;;) {
-      if (buf.length - have - 1 <= 0) {
-        // a single line longer than the buffer: grow so that it fits
-        const bigger = Buffer.allocUnsafe(buf.length * 2);
-        buf.copy(bigger, 0, 0, have);
-        buf = bigger;
-      }
-      const { bytesRead } = await fh.read(buf, have, buf.length - have - 1, null);
-      const eof = bytesRead === 0;
-      have += bytesRead;
-      let cut: number;
-      if (eof) {
-        if (have > 0 && buf[have - 1] !== NL) buf[have++] = NL; // last line without newline
-        cut = have;
-      } else {
-        cut = have > 0 ? buf.lastIndexOf(NL, have - 1) + 1 : 0;
-      }
-      if (cut > 0) {
-        parser.consume(buf, cut);
-        buf.copyWithin(0, cut, have);
-        have -= cut;
-      }
-      if (eof) break;
-    }
-    return parser.finish();
-  } finally {
-    await fh.close();
-  }
+  let parser: MtxParser | undefined;
+  await readLineChunks(path, (buf, end) => parser!.consume(buf, end), {
+    chunkSize: opts.chunkSize,
+    onSize: (size) => (parser = new MtxParser(path, size)),
+  });
+  return parser!.finish();
 }
 
 const enum State {
