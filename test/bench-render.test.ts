@@ -59,7 +59,7 @@ test('table: spgemm shows memory relative to the fastest peer and phase breakdow
   c.results = c.results.filter((r) => r.status === 'ok');
   c.results[0].breakdown_ms = { count: 0.25, compute: 1.5 };
   const text = renderTables(file);
-  assert.match(text, /mem vs peer/);
+  assert.match(text, /mem \/ cublas-gemm-strided/);
   assert.match(text, /phases \(ms\)/);
   assert.match(text, /count 0\.25, compute 1\.5/);
 });

@@ -34,7 +34,7 @@ test('toMethodResult: GFLOPS = flops / median / 1e6 (ms), GB/s likewise', () => 
   near(r.gflops!, 2);
   near(r.bandwidth_gbs!, 3);
   assert.deepEqual(r.samples_ms, [0.5, 1, 2]);
-  assert.equal(r.peak_mem_bytes, 1024);
+  assert.equal(r.peak_mem_bytes, 4096);
 });
 
 test('toMethodResult: failed, error and not-applicable results carry no speed figure', () => {

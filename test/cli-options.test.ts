@@ -1,15 +1,7 @@
 // Option validation through the real CLI: exact messages on stderr, exit code 2, nothing on stdout.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-
-const BIN = fileURLToPath(new URL('../../bin/spbench.js', import.meta.url));
-
-export function spbench(args: string[], env: Record<string, string> = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, CI: '1', ...env }, timeout: 60_000 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+import { spbench } from './cli-helpers.js';
 
 const cases: [string[], string][] = [
   [['spmm', '--nb', '0'], "--nb: '0' is not a positive integer"],

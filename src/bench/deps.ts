@@ -24,22 +24,21 @@ export interface BenchDeps {
   writeSpb(path: string, mats: CsrMatrix[], opts: { valueType: 'f32' | 'f64'; indexWidth?: 4 | 8 }): Promise<void>;
 }
 
-function missing(what: string): never {
-  throw new Error(`${what} is not available in this build (module not merged yet)`);
-}
-
 export async function realDeps(): Promise<BenchDeps> {
   const gen = await import('../matrix/generate/index.js');
+  const native = await import('../native/index.js');
+  const load = await import('../matrix/load.js');
+  const binary = await import('../matrix/binary.js');
   return {
-    chooseBackend: async () => missing('chooseBackend'),
-    ensureExecutable: async () => missing('ensureExecutable'),
-    runNative: async () => missing('runNative'),
+    chooseBackend: native.chooseBackend,
+    ensureExecutable: native.ensureExecutable,
+    runNative: native.runNative,
     parseRange: gen.parseRange,
     generateBatch: gen.generateBatch,
     parseGenSpec: gen.parseGenSpec,
     generateMatrix: (text, seed) => gen.generateMatrix(gen.parseGenSpec(text), seed),
-    loadMatrix: async () => missing('loadMatrix'),
-    loadBatch: async () => missing('loadBatch'),
-    writeSpb: async () => missing('writeSpb'),
+    loadMatrix: (p) => load.loadMatrix(p),
+    loadBatch: (p) => load.loadBatch(p),
+    writeSpb: binary.writeSpb,
   };
 }

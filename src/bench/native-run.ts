@@ -39,9 +39,10 @@ export class ProgressTracker {
     this.sink.progress({ done: this.done, total: this.total, label, elapsedMs: Date.now() - this.start });
   }
 
+  /** Counts finished cases; only the final count is reported (each run reports its own start). */
   advance(n: number, label: string): void {
     this.done += n;
-    this.report(label);
+    if (this.done >= this.total) this.report(label);
   }
 }
 

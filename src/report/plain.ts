@@ -34,6 +34,17 @@ export function renderPlain(file: ResultFile): string {
   return file.cases.map((c) => renderCasePlain(c, file)).join('\n');
 }
 
+/** Remembers explain tables already shown: each precision or case repeats the same derivation. */
+export function explainOnce(): (e: ExplainLine) => string | null {
+  const seen = new Set<string>();
+  return (e) => {
+    const key = JSON.stringify([e.title, e.columns, e.rows]);
+    if (seen.has(key)) return null;
+    seen.add(key);
+    return renderExplain(e);
+  };
+}
+
 export function renderExplain(e: ExplainLine): string {
   const widths = e.columns.map((h, i) => Math.max(h.length, ...e.rows.map((r) => String(r[i] ?? '').length)));
   const fmt = (cells: (string | number)[]): string => cells.map((x, i) => String(x).padEnd(widths[i])).join('  ').trimEnd();
@@ -44,6 +55,7 @@ export function renderExplain(e: ExplainLine): string {
 export function plainSink(opts: { quiet: boolean; err?: NodeJS.WritableStream; out?: NodeJS.WritableStream }): BenchSink {
   const err = opts.err ?? process.stderr;
   const out = opts.out ?? process.stdout;
+  const explain = explainOnce();
   const sink: RunSink & BenchSink = {
     progress(p) {
       if (opts.quiet || p.done >= p.total) return;
@@ -55,7 +67,8 @@ export function plainSink(opts: { quiet: boolean; err?: NodeJS.WritableStream; o
       if (!opts.quiet) err.write(`${message}\n`);
     },
     explain(e) {
-      out.write(`${renderExplain(e)}\n\n`);
+      const text = explain(e);
+      if (text !== null) out.write(`${text}\n\n`);
     },
   };
   return sink;

@@ -4,8 +4,7 @@ import { Box, render, Text } from 'ink';
 import type { RunProgress } from '../bench/api.js';
 import { etaMs, type BenchSink } from '../bench/native-run.js';
 import { fmtDuration } from '../bench/present.js';
-import type { ExplainLine } from '../native/protocol.js';
-import { renderExplain } from './plain.js';
+import { explainOnce } from './plain.js';
 
 export interface ProgressState extends RunProgress {
   logs: string[];
@@ -41,7 +40,8 @@ export function ProgressView(props: ProgressState) {
 export function startProgress(opts: { quiet: boolean }): { sink: BenchSink; stop(): void } {
   const start = Date.now();
   const state: ProgressState = { done: 0, total: 0, label: 'starting', elapsedMs: 0, logs: [] };
-  const explains: ExplainLine[] = [];
+  const explains: string[] = [];
+  const explain = explainOnce();
   const app = render(<ProgressView {...state} />, { patchConsole: false });
   const draw = (): void => {
     state.elapsedMs = Date.now() - start;
@@ -61,7 +61,8 @@ export function startProgress(opts: { quiet: boolean }): { sink: BenchSink; stop
       draw();
     },
     explain(e) {
-      explains.push(e);
+      const text = explain(e);
+      if (text !== null) explains.push(text);
     },
   };
   return {
@@ -70,7 +71,7 @@ export function startProgress(opts: { quiet: boolean }): { sink: BenchSink; stop
       clearInterval(timer);
       app.clear();
       app.unmount();
-      for (const e of explains) process.stdout.write(`${renderExplain(e)}\n\n`);
+      for (const text of explains) process.stdout.write(`${text}\n\n`);
     },
   };
 }
