@@ -47,6 +47,14 @@ export class ProgressTracker {
   }
 }
 
+/**
+ * Test aid: SPBENCH_NATIVE_ARGS is appended to every native command line, e.g. "--inject-fault"
+ * (spbench-cpu then writes a wrong result, docs/native-build.md), so a failure can be driven end to end.
+ */
+export function extraNativeArgs(env = process.env): string[] {
+  return (env.SPBENCH_NATIVE_ARGS ?? '').split(/\s+/).filter(Boolean);
+}
+
 export interface NativeOutput {
   env: EnvLine | null;
   results: ResultLine[];
@@ -63,7 +71,7 @@ export async function invokeNative(deps: BenchDeps, exe: string, args: string[],
     else if (l.type === 'log') sink.log(`${l.level === 'warn' ? 'warning: ' : ''}${l.message}`);
     else if (l.type === 'explain') sink.explain?.(l);
   };
-  const lines = await deps.runNative(exe, args, { onLine });
+  const lines = await deps.runNative(exe, [...args, ...extraNativeArgs()], { onLine });
   for (const l of lines) {
     if (l.type === 'env' && !out.env) out.env = l;
     if (l.type !== 'result') continue;
