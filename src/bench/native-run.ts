@@ -61,13 +61,13 @@ export interface NativeOutput {
 }
 
 /**
- * One native invocation. Child progress and log lines go to the sink as they arrive; results are
- * checked to belong to `op` (a line for another operation means a broken executable).
+ * One native invocation. Child progress lines refine the current case's label, log lines go to
+ * the sink as they arrive; results are checked to belong to `op` (another op means a broken executable).
  */
-export async function invokeNative(deps: BenchDeps, exe: string, args: string[], op: 'spmm' | 'spgemm', sink: BenchSink, label: string): Promise<NativeOutput> {
+export async function invokeNative(deps: BenchDeps, exe: string, args: string[], op: 'spmm' | 'spgemm', sink: BenchSink, progress: ProgressTracker, label: string): Promise<NativeOutput> {
   const out: NativeOutput = { env: null, results: [] };
   const onLine = (l: NativeLine): void => {
-    if (l.type === 'progress') sink.log(`${label}: ${l.label} (${l.done}/${l.total})`);
+    if (l.type === 'progress') progress.report(`${label} — ${l.label} (${l.done}/${l.total})`);
     else if (l.type === 'log') sink.log(`${l.level === 'warn' ? 'warning: ' : ''}${l.message}`);
     else if (l.type === 'explain') sink.explain?.(l);
   };

@@ -82,7 +82,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
         '--methods', req.methods === 'all' ? 'all' : req.methods.join(','), '--mode', run.mode,
         '--warmup', String(req.warmup), '--samples', String(req.samples), '--layout', run.layout, '--seed', String(req.seed),
       ];
-      const out = await invokeNative(d, exe, args, 'spmm', sink, label);
+      const out = await invokeNative(d, exe, args, 'spmm', sink, progress, label);
       env ??= out.env;
       const extra: CaseResult['params'] = run.source.kind === 'files' ? { batch: mats.length } : {};
       for (const c of groupSpmmResults(run, out.results, describeMatrices(mats), extra)) {
