@@ -118,6 +118,12 @@ const GOLDEN_SHAPES = [
 ];
 const GOLDEN_HASH = '04a0bdd8e3b641c79e251f62b3d29c288f0693ffd3db324e21aa4f81ab252331';
 
+test('onProgress reports every matrix in order', () => {
+  const seen: string[] = [];
+  generateBatch({ batch: 3, dim: fixed(4), nnzRow: fixed(1), seed: 1, onProgress: (d, t) => seen.push(`${d}/${t}`) });
+  assert.deepEqual(seen, ['1/3', '2/3', '3/3']);
+});
+
 test('batch errors are UserErrors', () => {
   assert.throws(() => generateBatch({ batch: 0, dim: fixed(4), nnzRow: fixed(1), seed: 1 }), UserError);
   assert.throws(() => generateBatch({ batch: 1, dim: { min: 5, max: 4 }, nnzRow: fixed(1), seed: 1 }), UserError);
