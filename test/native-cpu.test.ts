@@ -1,13 +1,13 @@
 // The CPU reference backend, built through ensureExecutable and run on hand-computed cases.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { RuntimeFailure } from '../src/util/errors.js';
 import type { NativeLine, ResultLine } from '../src/native/protocol.js';
 import { runNative } from '../src/native/runner.js';
-import { A3, cpuExecutable, spbBytes, tempDir, writeSpb } from './native-fixtures.js';
+import { A3, cpuExecutable, tempDir, writeSpb } from './native-fixtures.js';
 
 let exe = '';
 let dir = '';
@@ -56,7 +56,7 @@ describe('spbench-cpu spmm', () => {
   for (const precision of ['f32', 'f64'] as const) {
     for (const layout of ['row', 'col'] as const) {
       it(`3x3 with an empty row: known C for nb 2 and 3 (${precision}, ${layout}-major), every method verified`, async () => {
-        const input = writeSpb(dir, `a3-${precision}.spb`, [A3], precision);
+        const input = await writeSpb(dir, `a3-${precision}.spb`, [A3], precision);
         const args = ['spmm', '--input', input, '--nb', '2,3', '--precision', precision, '--layout', layout, '--b-fill', 'index', '--dump-output', '--warmup', '1', '--samples', '3'];
         const lines = await runNative(exe, args);
         assert.equal(lines[0].type, 'env');
@@ -79,7 +79,7 @@ describe('spbench-cpu spmm', () => {
   }
 
   it('mixed batch: 3x3, 1x1 and an empty 2x4 matrix', async () => {
-    const input = writeSpb(dir, 'mixed.spb', [A3, { rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [2.5] }, { rows: 2, cols: 4, rowPtr: [0, 0, 0], colIdx: [], values: [] }]);
+    const input = await writeSpb(dir, 'mixed.spb', [A3, { rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [2.5] }, { rows: 2, cols: 4, rowPtr: [0, 0, 0], colIdx: [], values: [] }]);
     const lines = await runNative(exe, ['spmm', '--input', input, '--nb', '2', '--precision', 'f64', '--b-fill', 'index', '--dump-output', '--samples', '1', '--warmup', '0']);
     const res = results(lines);
     assert.equal(res.length, 2);
@@ -93,8 +93,15 @@ describe('spbench-cpu spmm', () => {
     assert.deepEqual(c.get('cpu-coo nb=2 matrix 2'), [[0, 0], [0, 0]]);
   });
 
+  it('reads int64-index files the same as int32 ones', async () => {
+    const input = await writeSpb(dir, 'a3-i64.spb', [A3], 'f64', 8);
+    const lines = await runNative(exe, ['spmm', '--input', input, '--nb', '2', '--b-fill', 'index', '--dump-output', '--samples', '1']);
+    for (const r of results(lines)) assertVerifiedOk(r);
+    assert.deepEqual(dumpedC(lines).get('cpu-coo nb=2 matrix 0'), handC[2]);
+  });
+
   it('random B from the seed: verified for an odd n_B, and the same seed gives the same C', async () => {
-    const input = writeSpb(dir, 'a3-rand.spb', [A3]);
+    const input = await writeSpb(dir, 'a3-rand.spb', [A3]);
     const run = (seed: string) => runNative(exe, ['spmm', '--input', input, '--nb', '5', '--methods', 'cpu-csr', '--seed', seed, '--dump-output', '--samples', '2']);
     const [a, b, c] = await Promise.all([run('7'), run('7'), run('8')]);
     assertVerifiedOk(results(a)[0]);
@@ -103,7 +110,7 @@ describe('spbench-cpu spmm', () => {
   });
 
   it('an unwritten output row is caught by the NaN poison: status failed, no pass, the row named', async () => {
-    const input = writeSpb(dir, 'a3-fault.spb', [A3]);
+    const input = await writeSpb(dir, 'a3-fault.spb', [A3]);
     const lines = await runNative(exe, ['spmm', '--input', input, '--nb', '4', '--methods', 'cpu-csr', '--inject-fault', '--samples', '1']);
     const [r] = results(lines);
     assert.equal(r.status, 'failed');
@@ -116,7 +123,7 @@ describe('spbench-cpu spmm', () => {
 
 describe('spbench-cpu spgemm', () => {
   it('A·A of the 3x3 with an empty row: hand-computed pattern and values', async () => {
-    const a = writeSpb(dir, 'g-a3.spb', [A3]);
+    const a = await writeSpb(dir, 'g-a3.spb', [A3]);
     const lines = await runNative(exe, ['spgemm', '--a', a, '--precision', 'f64', '--dump-output', '--breakdown', '--explain', '--samples', '2']);
     const [r] = results(lines);
     assertVerifiedOk(r);
@@ -130,21 +137,21 @@ describe('spbench-cpu spgemm', () => {
   });
 
   it('A·B keeps a structural entry that cancels to zero, and 1x1 operands work', async () => {
-    const a = writeSpb(dir, 'g-a.spb', [{ rows: 2, cols: 3, rowPtr: [0, 2, 2], colIdx: [0, 2], values: [1, 2] }], 'f32');
-    const b = writeSpb(dir, 'g-b.spb', [{ rows: 3, cols: 2, rowPtr: [0, 2, 2, 3], colIdx: [0, 1, 1], values: [1, 1, -0.5] }], 'f32');
+    const a = await writeSpb(dir, 'g-a.spb', [{ rows: 2, cols: 3, rowPtr: [0, 2, 2], colIdx: [0, 2], values: [1, 2] }], 'f32');
+    const b = await writeSpb(dir, 'g-b.spb', [{ rows: 3, cols: 2, rowPtr: [0, 2, 2, 3], colIdx: [0, 1, 1], values: [1, 1, -0.5] }], 'f32');
     const lines = await runNative(exe, ['spgemm', '--a', a, '--b', b, '--precision', 'f32', '--dump-output', '--samples', '1']);
     assertVerifiedOk(results(lines)[0]);
     assert.equal(results(lines)[0].params.a_times_a, false);
     assert.deepEqual(dumpedCsr(lines), { row_ptr: [0, 2, 2], col_idx: [0, 1], values: [1, 0] });
 
-    const one = writeSpb(dir, 'g-1.spb', [{ rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [2] }]);
-    const three = writeSpb(dir, 'g-3.spb', [{ rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [3] }]);
+    const one = await writeSpb(dir, 'g-1.spb', [{ rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [2] }]);
+    const three = await writeSpb(dir, 'g-3.spb', [{ rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [3] }]);
     const l1 = await runNative(exe, ['spgemm', '--a', one, '--b', three, '--precision', 'f64', '--dump-output']);
     assertVerifiedOk(results(l1)[0]);
     assert.equal(results(l1)[0].flops, 2);
     assert.deepEqual(dumpedCsr(l1), { row_ptr: [0, 1], col_idx: [0], values: [6] });
 
-    const empty = writeSpb(dir, 'g-0.spb', [{ rows: 1, cols: 1, rowPtr: [0, 0], colIdx: [], values: [] }]);
+    const empty = await writeSpb(dir, 'g-0.spb', [{ rows: 1, cols: 1, rowPtr: [0, 0], colIdx: [], values: [] }]);
     const l0 = await runNative(exe, ['spgemm', '--a', empty, '--precision', 'f64', '--dump-output']);
     assertVerifiedOk(results(l0)[0]);
     assert.deepEqual(dumpedCsr(l0), { row_ptr: [0, 0], col_idx: [], values: [] });
@@ -152,29 +159,29 @@ describe('spbench-cpu spgemm', () => {
 });
 
 describe('spbench-cpu bad input', () => {
-  const cases: Array<[string, () => string[], RegExp]> = [
-    ['missing --input', () => ['spmm', '--nb', '2'], /missing --input/],
-    ['truncated .spb', () => {
-      const p = join(dir, 'trunc.spb');
-      writeFileSync(p, spbBytes([A3]).subarray(0, 40));
+  const cases: Array<[string, () => Promise<string[]>, RegExp]> = [
+    ['missing --input', async () => ['spmm', '--nb', '2'], /missing --input/],
+    ['truncated .spb', async () => {
+      const p = await writeSpb(dir, 'trunc.spb', [A3]);
+      truncateSync(p, 40);
       return ['spmm', '--input', p];
     }, /truncated or corrupt/],
-    ['not an .spb file', () => {
+    ['not an .spb file', async () => {
       const p = join(dir, 'text.spb');
       writeFileSync(p, '%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n');
       return ['spmm', '--input', p];
     }, /bad magic/],
-    ['missing file', () => ['spmm', '--input', join(dir, 'nope.spb')], /cannot open file/],
-    ['unknown method', () => ['spmm', '--input', writeSpb(dir, 'm.spb', [A3]), '--methods', 'cpu-csr,nope'], /unknown method 'nope'/],
-    ['bad precision', () => ['spmm', '--input', writeSpb(dir, 'm.spb', [A3]), '--precision', 'f16'], /--precision must be f32\|f64/],
-    ['bad n_B', () => ['spmm', '--input', writeSpb(dir, 'm.spb', [A3]), '--nb', '0'], /--nb values must be/],
-    ['unknown command', () => ['transpose'], /unknown command 'transpose'/],
-    ['SpGEMM shape mismatch', () => ['spgemm', '--a', writeSpb(dir, 'r.spb', [{ rows: 1, cols: 2, rowPtr: [0, 1], colIdx: [1], values: [1] }])], /cannot multiply: A is 1 x 2 but B has 1 rows/],
-    ['SpGEMM given a batch', () => ['spgemm', '--a', writeSpb(dir, 'two.spb', [A3, A3])], /expects one matrix, the file holds 2/],
+    ['missing file', async () => ['spmm', '--input', join(dir, 'nope.spb')], /cannot open file/],
+    ['unknown method', async () => ['spmm', '--input', await writeSpb(dir, 'm.spb', [A3]), '--methods', 'cpu-csr,nope'], /unknown method 'nope'/],
+    ['bad precision', async () => ['spmm', '--input', await writeSpb(dir, 'm.spb', [A3]), '--precision', 'f16'], /--precision must be f32\|f64/],
+    ['bad n_B', async () => ['spmm', '--input', await writeSpb(dir, 'm.spb', [A3]), '--nb', '0'], /--nb values must be/],
+    ['unknown command', async () => ['transpose'], /unknown command 'transpose'/],
+    ['SpGEMM shape mismatch', async () => ['spgemm', '--a', await writeSpb(dir, 'r.spb', [{ rows: 1, cols: 2, rowPtr: [0, 1], colIdx: [1], values: [1] }])], /cannot multiply: A is 1 x 2 but B has 1 rows/],
+    ['SpGEMM given a batch', async () => ['spgemm', '--a', await writeSpb(dir, 'two.spb', [A3, A3])], /expects one matrix, the file holds 2/],
   ];
   for (const [name, args, message] of cases) {
-    it(`${name}: exit 2 with a message on stderr and nothing on stdout`, () => {
-      const r = spawnSync(exe, args(), { encoding: 'utf8' });
+    it(`${name}: exit 2 with a message on stderr and nothing on stdout`, async () => {
+      const r = spawnSync(exe, await args(), { encoding: 'utf8' });
       assert.equal(r.status, 2, r.stderr);
       assert.match(r.stderr, message);
       assert.equal(r.stdout, '');

@@ -1,8 +1,10 @@
-// Shared by the native tests: a tiny .spb writer (docs/binary-format.md) for hand-made matrices,
+// Shared by the native tests: hand-made matrices written as .spb,
 // the CPU backend built once per test run, and helpers for throw-away files.
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeSpb as writeMatrices } from '../src/matrix/binary.js';
+import type { CsrMatrix } from '../src/matrix/types.js';
 import { ensureExecutable } from '../src/native/build.js';
 
 export interface SmallCsr {
@@ -13,35 +15,18 @@ export interface SmallCsr {
   values: number[];
 }
 
-/** Encodes matrices as .spb version 1 with int32 indices; f32 or f64 values. */
-export function spbBytes(mats: SmallCsr[], valueType: 'f32' | 'f64' = 'f64'): Buffer {
-  const parts: Buffer[] = [Buffer.alloc(32)];
-  const padded = (b: Buffer) => Buffer.concat([b, Buffer.alloc((8 - (b.length % 8)) % 8)]);
-  for (const m of mats) {
-    const h = Buffer.alloc(24);
-    h.writeBigUInt64LE(BigInt(m.rows), 0);
-    h.writeBigUInt64LE(BigInt(m.cols), 8);
-    h.writeBigUInt64LE(BigInt(m.colIdx.length), 16);
-    parts.push(h, padded(Buffer.from(Int32Array.from(m.rowPtr).buffer)), padded(Buffer.from(Int32Array.from(m.colIdx).buffer)));
-    parts.push(padded(Buffer.from((valueType === 'f32' ? Float32Array.from(m.values) : Float64Array.from(m.values)).buffer)));
-  }
-  const out = Buffer.concat(parts);
-  out.write('SPBM', 0, 'latin1');
-  out.writeUInt32LE(1, 4);
-  out.writeUInt32LE(mats.length, 8);
-  out.writeUInt8(4, 12);
-  out.writeUInt8(valueType === 'f32' ? 1 : 2, 13);
-  out.writeBigUInt64LE(BigInt(out.length), 24);
-  return out;
+function toCsr(m: SmallCsr): CsrMatrix {
+  return { rows: m.rows, cols: m.cols, rowPtr: Int32Array.from(m.rowPtr), colIdx: Int32Array.from(m.colIdx), values: Float64Array.from(m.values) };
 }
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `spbench-${prefix}-`));
 }
 
-export function writeSpb(dir: string, name: string, mats: SmallCsr[], valueType: 'f32' | 'f64' = 'f64'): string {
+/** Writes hand-made matrices as an .spb file (through the package's own writer); returns its path. */
+export async function writeSpb(dir: string, name: string, mats: SmallCsr[], valueType: 'f32' | 'f64' = 'f64', indexWidth: 4 | 8 = 4): Promise<string> {
   const p = join(dir, name);
-  writeFileSync(p, spbBytes(mats, valueType));
+  await writeMatrices(p, mats.map(toCsr), { valueType, indexWidth });
   return p;
 }
 
