@@ -38,3 +38,10 @@ test('assembleResultFile: environment, command line and the device from the env 
   assert.equal(cpu.device, null);
   assert.deepEqual(commandLine(['node', 'x']), ['spbench']);
 });
+
+test('inCi: CI=true/1 count, CI unset, empty, 0 or false do not', async () => {
+  const { inCi } = await import('../src/cli/bench-output.js');
+  assert.equal(inCi({ CI: 'true' }), true);
+  assert.equal(inCi({ CI: '1' }), true);
+  for (const v of [undefined, '', '0', 'false', 'FALSE']) assert.equal(inCi({ CI: v }), false, String(v));
+});
