@@ -1,5 +1,6 @@
 // Shared by spmm-run and spgemm-run: a temporary directory for .spb inputs, one native invocation
 // with its lines sorted by kind, progress bookkeeping, and the description of an input batch.
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,12 +15,25 @@ export interface BenchSink extends RunSink {
   explain?(e: ExplainLine): void;
 }
 
-/** Runs `fn` with a fresh temporary directory that is removed afterwards, whatever happens. */
+/**
+ * Runs `fn` with a fresh temporary directory that is removed afterwards, whatever happens, also
+ * when the run is interrupted (Ctrl-C): the signal is raised again after the clean-up.
+ */
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'spbench-'));
+  const onSignal = (sig: NodeJS.Signals): void => {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    rmSync(dir, { recursive: true, force: true });
+    process.kill(process.pid, sig);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     return await fn(dir);
   } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
     await rm(dir, { recursive: true, force: true });
   }
 }

@@ -62,7 +62,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
     const loaded = new Map<string, CsrMatrix[]>(); // inputKey → matrices, reused across precisions/modes
     const written = new Map<string, string>(); // inputKey/precision → .spb path
     for (const run of runs) {
-      const label = run.cases[0].label.replace(/ · nB \d+/, ` · nB ${run.nb.join(',')}`);
+      const label = run.label;
       progress.report(label);
       let mats = loaded.get(run.inputKey);
       if (!mats) {
