@@ -1,5 +1,6 @@
 // Carries out an SpmmRequest: backend, executable, input batches (.spb in a temporary directory),
 // one native run per (input, precision, mode) sweeping n_B, and the result file.
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CsrMatrix } from '../matrix/types.js';
 import type { ResultLine } from '../native/protocol.js';
@@ -59,23 +60,22 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
   const cases: CaseResult[] = [];
 
   await withTempDir(async (dir) => {
-    const loaded = new Map<string, CsrMatrix[]>(); // inputKey → matrices, reused across precisions/modes
-    const written = new Map<string, string>(); // inputKey/precision → .spb path
+    // runs are ordered by input, so only the current input's matrices and .spb files are kept
+    let current = null as { key: string; mats: CsrMatrix[]; spb: Map<string, string> } | null;
+    let files = 0;
     for (const run of runs) {
       const label = run.label;
       progress.report(label);
-      let mats = loaded.get(run.inputKey);
-      if (!mats) {
-        loaded.clear(); // runs are ordered by input: an input is never needed again once the key changes
-        mats = await loadSource(d, run.source, req.seed);
-        loaded.set(run.inputKey, mats);
+      if (current?.key !== run.inputKey) {
+        if (current) await Promise.all([...current.spb.values()].map((f) => rm(f, { force: true })));
+        current = { key: run.inputKey, mats: await loadSource(d, run.source, req.seed), spb: new Map() };
       }
-      const spbKey = `${run.inputKey}/${run.precision}`;
-      let spb = written.get(spbKey);
+      const mats = current.mats;
+      let spb = current.spb.get(run.precision);
       if (!spb) {
-        spb = join(dir, `input-${written.size}.spb`);
+        spb = join(dir, `input-${files++}.spb`);
         await d.writeSpb(spb, mats, { valueType: run.precision });
-        written.set(spbKey, spb);
+        current.spb.set(run.precision, spb);
       }
       const args = [
         'spmm', '--input', spb, '--nb', run.nb.join(','), '--precision', run.precision,
