@@ -17,11 +17,11 @@ export function renderCaseTable(c: CaseResult, meta: Meta): string {
   if (peer) head.push(`vs ${peer.method}`);
   if (peer && c.op === 'spgemm') head.push(`mem / ${peer.method}`);
   if (withBreakdown) head.push('phases (ms)');
-  const table = new Table({ head, style: { head: [], border: [] }, colAligns: head.map((h, i) => (i < 3 || h === 'phases (ms)' ? 'left' : 'right')) });
+  const table = new Table({ head, style: { head: [], border: [], compact: true }, colAligns: head.map((h, i) => (i < 3 || h === 'phases (ms)' ? 'left' : 'right')) });
   for (const r of ordered) {
     const lead = [r.method, r.family, statusText(r)];
     if (!hasSpeed(r)) {
-      table.push([...lead, { content: reasonText(r), colSpan: head.length - lead.length }]);
+      table.push([...lead, { content: reasonText(r), colSpan: head.length - lead.length, hAlign: 'left' }]);
       continue;
     }
     const row: string[] = [...lead, fmtUs(r.median_ms), fmtSpreadUs(r), fmtRate(r.gflops), fmtRate(r.bandwidth_gbs), fmtBytes(r.peak_mem_bytes)];
