@@ -139,6 +139,8 @@ test('parallel reading (worker threads) gives the same CSR and the same errors a
       assert.deepEqual(par.header, serial.header);
     }
   }
+  const arr = writeText(dir, 'par-array.mtx', `%%MatrixMarket matrix array real general\n3 40\n${Array.from({ length: 120 }, (_, i) => i % 7).join('\n')}\n`);
+  assert.deepEqual(plain((await readMtx(arr, { threads: 2, parallelMinBytes: 0 })).matrix), plain((await readMtx(arr, { threads: 1 })).matrix));
   const bad = writeText(dir, 'par-bad.mtx', gen('general', 'col', 60).replace(/\n5 7 /, '\n5 7 x'));
   const serialErr = await readMtx(bad, { threads: 1 }).catch((e: Error) => e.message);
   const parErr = await readMtx(bad, { threads: 2, parallelMinBytes: 0 }).catch((e: Error) => e.message);

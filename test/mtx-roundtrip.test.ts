@@ -60,6 +60,15 @@ for (const [name, text] of Object.entries(VARIANTS)) {
   });
 }
 
+test('.bin is the binary format too: convert a.mtx a.bin && convert a.bin b.mtx', async () => {
+  const src = writeText(dir, 'bin.mtx', VARIANTS['coord-real-symmetric']);
+  const bin = join(dir, 'a.bin'), out = join(dir, 'b.mtx');
+  await convertMatrixFile({ input: src, output: bin });
+  assert.equal(readFileSync(bin).toString('latin1', 0, 4), 'SPBM');
+  await convertMatrixFile({ input: bin, output: out });
+  assert.deepEqual(plain((await readMtx(out)).matrix), plain((await readMtx(src)).matrix));
+});
+
 test('f32 .spb output rounds values to single precision', async () => {
   const src = writeText(dir, 'f32.mtx', '%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 0.1\n');
   const out = join(dir, 'f32.spb');

@@ -161,6 +161,9 @@ function scanWord(buf: Uint8Array, start: number, p: number): number {
 }
 
 export function latin1(buf: Uint8Array, start: number, end: number): string {
+  // Buffer's own latin1Slice is the cheapest way to a short string (no view object, no checks)
+  const b = buf as unknown as { latin1Slice?: (start: number, end: number) => string };
+  if (typeof b.latin1Slice === 'function') return b.latin1Slice(start, end);
   return Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString('latin1');
 }
 
