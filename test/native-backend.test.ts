@@ -71,8 +71,8 @@ describe('doctor output', () => {
       nvcc: { path: '/usr/local/cuda/bin/nvcc', version: '13.0.88' },
       gxx: { path: '/usr/bin/g++', version: '13.2.0' },
       cudaRoots: ['/usr/local/cuda'],
-      cusparse: { header: '/usr/local/cuda/include/cusparse.h', library: '/usr/local/cuda/lib64/libcusparse.so', found: true },
-      cublas: { header: null, library: '/usr/local/cuda/lib64/libcublas.so', found: false },
+      cusparse: { header: '/usr/local/cuda/include/cusparse.h', library: '/usr/local/cuda/lib64/libcusparse.so', version: '12.6.3', found: true },
+      cublas: { header: null, library: '/usr/local/cuda/lib64/libcublas.so', version: null, found: false },
       devices: [{
         index: 0, name: 'NVIDIA H100 80GB HBM3', cc: '9.0', sms: 132, smem_per_block: 49152, smem_per_block_optin: 232448, smem_per_sm: 233472,
         max_threads_per_sm: 2048, max_blocks_per_sm: 32, global_mem_bytes: 85e9, l2_bytes: 52428800,
@@ -85,7 +85,7 @@ describe('doctor output', () => {
     const text = formatDoctor(report);
     assert.match(text, /GPU 0: +NVIDIA H100 80GB HBM3, compute capability 9\.0, 132 SMs, 79\.2 GiB memory, L2 50\.0 MiB/);
     assert.match(text, /shared memory per block 48 KiB \(opt-in 227 KiB\), per SM 228 KiB; 2048 threads \/ 32 blocks per SM/);
-    assert.match(text, /^cuSPARSE: +found/m);
+    assert.match(text, /^cuSPARSE: +found 12\.6\.3 \(/m);
     assert.match(text, /^cuBLAS: +NOT found \(no header\)/m);
     assert.match(text, /^CUDA: +runtime 13\.0, driver 13\.0/m);
     assert.match(text, /^spgemm +→ cuda backend/m);

@@ -2,6 +2,7 @@
 // A fake compiler (a shell script that logs its arguments and writes a tiny executable) keeps these
 // tests instant and lets them count builds; the real g++ build is covered by native-cpu.test.ts.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -118,6 +119,22 @@ describe('ensureExecutable cache', () => {
       assert.deepEqual(readdirSync(join(cache, 'bin')).filter((f) => /\.(lock|tmp)/.test(f)), []);
     }));
 
+  it('three spbench processes building at once: one build, the same path for all', () =>
+    withEnv(env, async () => {
+      const n = builds(cc.log);
+      const buildJs = new URL('../src/native/build.js', import.meta.url).href;
+      const script = `const { ensureExecutable } = await import(${JSON.stringify(buildJs)});
+process.stdout.write(await ensureExecutable('cpu', { cudaDir: ${JSON.stringify(cudaDir)}, cacheDir: ${JSON.stringify(cache)}, extraFlags: ['-DMULTI'] }));`;
+      const run = () =>
+        new Promise<string>((resolve, reject) => {
+          execFile(process.execPath, ['--input-type=module', '-e', script], { env: process.env }, (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)));
+        });
+      const paths = await Promise.all([run(), run(), run()]);
+      assert.equal(new Set(paths).size, 1);
+      assert.ok(existsSync(paths[0]));
+      assert.equal(builds(cc.log), n + 1);
+    }));
+
   it('a lock left by a dead process is removed; a live holder is waited for', () =>
     withEnv(env, async () => {
       const plan = await planBuild('cpu', { cudaDir, cacheDir: cache, extraFlags: ['-DSTALE'] });
@@ -166,6 +183,15 @@ describe('ensureExecutable errors', () => {
       assert.rejects(ensureExecutable('probe', { cacheDir: join(root, 'c2') }), /nvcc \(the CUDA compiler\) was not found.*SPBENCH_NVCC or CUDA_HOME.*--backend cpu/),
     ));
 
+  it('an unwritable cache directory says to set SPBENCH_CACHE_DIR', async () => {
+    const file = join(root, 'not-a-dir');
+    writeFileSync(file, '');
+    const cc = fakeCompiler('fake-g++-2', '1.0.0');
+    await withEnv({ SPBENCH_CXX: cc.path }, () =>
+      assert.rejects(ensureExecutable('cpu', { cacheDir: join(file, 'cache') }), /cannot write the build cache .*not-a-dir\/cache\/bin: .*Set SPBENCH_CACHE_DIR to a writable directory/),
+    );
+  });
+
   it('a missing source file is named', async () => {
     const d = join(root, 'cuda-empty');
     mkdirSync(d, { recursive: true });
@@ -180,7 +206,14 @@ describe('ensureExecutable errors', () => {
     const home = join(root, 'toolkit');
     mkdirSync(join(home, 'include'), { recursive: true });
     mkdirSync(join(home, 'lib64'), { recursive: true });
-    for (const f of ['include/cusparse.h', 'include/cublas_v2.h', 'lib64/libcusparse.so', 'lib64/libcublas.so.13']) writeFileSync(join(home, f), '');
+    for (const f of ['include/cublas_v2.h', 'lib64/libcusparse.so', 'lib64/libcublas.so.13']) writeFileSync(join(home, f), '');
+    writeFileSync(join(home, 'include', 'cusparse.h'), '#define CUSPARSE_VER_MAJOR 12\n#define CUSPARSE_VER_MINOR 7\n#define CUSPARSE_VER_PATCH 1\n');
+    writeFileSync(join(home, 'include', 'cublas_api.h'), '#define CUBLAS_VER_MAJOR 13\n#define CUBLAS_VER_MINOR 0\n#define CUBLAS_VER_PATCH 2\n');
+    await withEnv({ SPBENCH_NVCC: nvcc.path, CUDA_HOME: home }, async () => {
+      const tc = await discoverToolchain();
+      assert.equal(tc.cusparse.version, '12.7.1');
+      assert.equal(tc.cublas.version, '13.0.2');
+    });
     const p = await withEnv({ SPBENCH_NVCC: nvcc.path, CUDA_HOME: home }, () => ensureExecutable('spmm-cuda', { cudaDir, cacheDir: join(root, 'c4'), arch: '9.0', extraFlags: [] }));
     assert.match(p, /spbench-spmm-cuda-[0-9a-f]{16}$/);
     const args = readFileSync(nvcc.log, 'utf8');

@@ -63,6 +63,8 @@ describe('spbench-cpu spmm', () => {
         assert.equal(lines[lines.length - 1].type, 'done');
         const res = results(lines);
         assert.deepEqual(res.map((r) => `${r.method}/${r.params.nb}`), ['cpu-csr/2', 'cpu-coo/2', 'cpu-csr/3', 'cpu-coo/3']);
+        const progress = lines.flatMap((l) => (l.type === 'progress' ? [`${l.done}/${l.total} ${l.label}`] : []));
+        assert.deepEqual(progress, ['1/4 cpu-csr nb=2', '2/4 cpu-coo nb=2', '3/4 cpu-csr nb=3', '4/4 cpu-coo nb=3']);
         for (const r of res) {
           assertVerifiedOk(r);
           assert.equal(r.samples_ms.length, 3, 'warm-up runs are not samples');

@@ -76,6 +76,11 @@ describe('runNative', () => {
     assert.ok(Date.now() - t0 < 10_000);
   });
 
+  it('timeoutMs stops a child that runs too long', async () => {
+    const exe = child('slow', [ENV], 'stderr says hello\n', 'setTimeout(() => {}, 60000);');
+    await assert.rejects(runNative(exe, [], { timeoutMs: 500 }), /slow: did not finish within 0\.5 s and was stopped\n--- stderr .*\nstderr says hello/);
+  });
+
   it('an executable that cannot start', async () => {
     const e = await failure(join(dir, 'does-not-exist'));
     assert.match(e.message, /cannot start .*does-not-exist: .*ENOENT/);

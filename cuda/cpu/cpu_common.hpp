@@ -162,14 +162,15 @@ inline std::vector<double> time_samples(int warmup, int samples, const std::func
   return out;
 }
 
-// Fills verification fields from an error report; `what` names the compared quantity in the detail.
+// Fills verification fields from an error report; `where` locates the worst element in the detail.
 inline void judge(Result& r, const ErrReport& e, double tol, const std::string& where) {
   r.checked = true;
   r.tol = tol;
   r.max_err = e.finite ? e.max_err : std::numeric_limits<double>::quiet_NaN();
   r.passed = e.finite && e.max_err <= tol;
-  if (!e.finite) r.detail = where + ": non-finite output " + std::to_string(e.got) + " (reference " + std::to_string(e.want) + "); unwritten or overflowed";
-  else if (!r.passed) r.detail = where + ": normalized error " + std::to_string(e.max_err) + " > tol " + std::to_string(tol) + " (got " + std::to_string(e.got) + ", want " + std::to_string(e.want) + ")";
+  auto g = [](double v) { char b[32]; std::snprintf(b, sizeof b, "%.6g", v); return std::string(b); };
+  if (!e.finite) r.detail = where + ": non-finite output " + g(e.got) + " (reference " + g(e.want) + "); unwritten or overflowed";
+  else if (!r.passed) r.detail = where + ": normalized error " + g(e.max_err) + " > tol " + g(tol) + " (got " + g(e.got) + ", want " + g(e.want) + ")";
   if (!r.passed) r.status = "failed";
 }
 

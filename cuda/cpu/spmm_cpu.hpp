@@ -169,7 +169,7 @@ void dump_spmm(const std::string& method, const SpmmCase<T>& c, const std::vecto
 }
 
 template <typename T>
-void run_spmm_nb(const std::vector<Csr>& batch, const SpmmOptions& o, int64_t nb) {
+void run_spmm_nb(const std::vector<Csr>& batch, const SpmmOptions& o, int64_t nb, long long& done) {
   const bool f32 = sizeof(T) == 4;
   SpmmCase<T> c = make_spmm_case<T>(batch, nb, o.layout == "col", o.seed, o.index_b);
   const SpmmRef ref = spmm_reference(batch, c);
@@ -216,13 +216,15 @@ void run_spmm_nb(const std::vector<Csr>& batch, const SpmmOptions& o, int64_t nb
       verify_spmm(res, c, ref, C, tol);
       if (o.dump) dump_spmm(method, c, C);
     });
+    emit_progress(++done, (long long)(o.nbs.size() * o.common.methods.size()), method + " nb=" + std::to_string(nb));
   }
 }
 
 inline void run_spmm(const std::vector<Csr>& batch, const SpmmOptions& o) {
+  long long done = 0;  // progress lines: one per (nb, method) finished
   for (long long nb : o.nbs) {
-    if (o.common.precision == "f32") run_spmm_nb<float>(batch, o, nb);
-    else run_spmm_nb<double>(batch, o, nb);
+    if (o.common.precision == "f32") run_spmm_nb<float>(batch, o, nb, done);
+    else run_spmm_nb<double>(batch, o, nb, done);
   }
 }
 

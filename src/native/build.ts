@@ -5,7 +5,7 @@
 // temporary name that is renamed into place, so a half-written executable is never visible.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { RuntimeFailure } from '../util/errors.js';
@@ -205,7 +205,13 @@ export async function ensureExecutable(target: TargetName, opts: EnsureOptions =
   const plan = await planBuild(target, opts);
   const { spec, compiler, exePath } = plan;
   if (!opts.rebuild && existsSync(exePath)) return exePath;
-  mkdirSync(join(exePath, '..'), { recursive: true });
+  const binDir = join(exePath, '..');
+  try {
+    mkdirSync(binDir, { recursive: true });
+    accessSync(binDir, constants.W_OK);
+  } catch (e) {
+    throw new RuntimeFailure(`cannot write the build cache ${binDir}: ${(e as Error).message}. Set SPBENCH_CACHE_DIR to a writable directory.`);
+  }
   return withLock(
     `${exePath}.lock`,
     async () => {

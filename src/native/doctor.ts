@@ -43,7 +43,7 @@ const GiB = (n: number) => `${(n / 2 ** 30).toFixed(1)} GiB`;
 const MiB = (n: number) => `${(n / 2 ** 20).toFixed(1)} MiB`;
 
 function libText(l: CudaLib & { found: boolean }): string {
-  if (l.found) return `found (${l.header}; ${l.library})`;
+  if (l.found) return `found${l.version ? ` ${l.version}` : ''} (${l.header}; ${l.library})`;
   return `NOT found (${[l.header ? null : 'no header', l.library ? null : 'no library'].filter(Boolean).join(', ')})`;
 }
 

@@ -13,6 +13,7 @@ const KILL_GRACE_MS = 2000;
 export interface RunNativeOptions {
   onLine?: (l: NativeLine) => void;
   env?: NodeJS.ProcessEnv;
+  timeoutMs?: number; // stop the child (SIGKILL) and fail when it runs longer
 }
 
 /** Meaning of the protocol's exit codes (docs/native-protocol.md). */
@@ -68,6 +69,13 @@ export function runNative(exePath: string, args: string[], opts: RunNativeOption
         killTimer = setTimeout(() => child.kill('SIGTERM'), KILL_GRACE_MS);
       }
     });
+    let timedOut = false;
+    const deadline = opts.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          child.kill('SIGKILL');
+        }, opts.timeoutMs)
+      : undefined;
     let spawnError: Error | null = null;
     child.on('error', (e) => {
       spawnError = e;
@@ -75,8 +83,10 @@ export function runNative(exePath: string, args: string[], opts: RunNativeOption
     // 'close' fires after stdout/stderr ended, so every line has been seen.
     child.on('close', (code, signal) => {
       clearTimeout(killTimer);
+      clearTimeout(deadline);
       const tail = stderr.toString();
       if (spawnError) return reject(new RuntimeFailure(withTail(`cannot start ${exePath}: ${spawnError.message}`, tail)));
+      if (timedOut) return reject(new RuntimeFailure(withTail(`${cmd}: did not finish within ${((opts.timeoutMs ?? 0) / 1000).toFixed(1)} s and was stopped`, tail)));
       if (protocolError) return reject(new RuntimeFailure(withTail(`${cmd}: printed output that spbench cannot read: ${protocolError}`, tail)));
       if (signal) return reject(new RuntimeFailure(withTail(`${cmd}: killed by signal ${signal} (crashed or was stopped)`, tail)));
       if (code !== 0) {

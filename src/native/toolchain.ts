@@ -1,7 +1,7 @@
 // Finds the compilers and CUDA libraries the native executables need: nvcc (and the CUDA root
 // around it), cuSPARSE/cuBLAS headers and libraries, and g++. Pure discovery: nothing is built here.
 import { execFile } from 'node:child_process';
-import { accessSync, constants, existsSync, readdirSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 
@@ -14,6 +14,7 @@ export interface Compiler {
 export interface CudaLib {
   header: string | null; // path of cusparse.h / cublas_v2.h
   library: string | null; // path of libcusparse.so* / libcublas.so*
+  version: string | null; // from the header's <PREFIX>_VER_MAJOR/MINOR/PATCH defines
 }
 
 export interface Toolchain {
@@ -115,7 +116,23 @@ function libDirs(root: string): string[] {
   return [join(root, 'lib64'), join(root, 'lib'), join(root, 'lib', 'x86_64-linux-gnu'), join(root, 'lib', 'aarch64-linux-gnu'), ...ARCH_DIRS.map((a) => join(root, 'targets', a, 'lib'))];
 }
 
-function findLib(roots: string[], header: string, lib: string): CudaLib {
+/** "12.6.3" from `#define CUSPARSE_VER_MAJOR 12` ... in the given headers, or null. */
+export function headerVersion(headers: string[], prefix: string): string | null {
+  for (const h of headers) {
+    let text: string;
+    try {
+      text = readFileSync(h, 'utf8');
+    } catch {
+      continue;
+    }
+    const part = (k: string) => new RegExp(`#define\\s+${prefix}_VER_${k}\\s+(\\d+)`).exec(text)?.[1];
+    const [major, minor, patch] = [part('MAJOR'), part('MINOR'), part('PATCH')];
+    if (major && minor) return patch ? `${major}.${minor}.${patch}` : `${major}.${minor}`;
+  }
+  return null;
+}
+
+function findLib(roots: string[], header: string, lib: string, versionHeaders: string[], prefix: string): CudaLib {
   let h: string | null = null;
   let l: string | null = null;
   for (const root of roots) {
@@ -126,7 +143,8 @@ function findLib(roots: string[], header: string, lib: string): CudaLib {
       if (hit) l = join(d, hit);
     }
   }
-  return { header: h, library: l };
+  const version = h ? headerVersion(versionHeaders.map((f) => join(dirname(h), f)), prefix) : null;
+  return { header: h, library: l, version };
 }
 
 // Discovery runs each compiler's --version; remember it per environment so repeated builds stay cheap.
@@ -151,8 +169,8 @@ async function discover(): Promise<Toolchain> {
     nvcc,
     gxx,
     cudaRoots: roots,
-    cusparse: findLib(roots, 'cusparse.h', 'libcusparse'),
-    cublas: findLib(roots, 'cublas_v2.h', 'libcublas'),
+    cusparse: findLib(roots, 'cusparse.h', 'libcusparse', ['cusparse.h'], 'CUSPARSE'),
+    cublas: findLib(roots, 'cublas_v2.h', 'libcublas', ['cublas_api.h', 'cublas_v2.h'], 'CUBLAS'),
   };
 }
 
