@@ -75,3 +75,22 @@ test('progress view: cases done/total, current case, elapsed and ETA', async () 
   const start = renderToString(React.createElement(ProgressView, { done: 0, total: 3, label: 'x', elapsedMs: 500, logs: [] }));
   assert.match(start, /0\/3 cases · elapsed 1s\n/, 'no ETA before the first case ends');
 });
+
+test('plain sink: one progress line per case (child progress throttled), ETA, logs, quiet', async () => {
+  const { plainSink } = await import('../src/report/plain.js');
+  const { PassThrough } = await import('node:stream');
+  const collect = (quiet: boolean) => {
+    const err = new PassThrough();
+    const chunks: string[] = [];
+    err.on('data', (d) => chunks.push(String(d)));
+    const sink = plainSink({ quiet, err, out: new PassThrough() });
+    sink.log('backend: cpu');
+    sink.progress({ done: 0, total: 4, label: 'run a', elapsedMs: 0 });
+    sink.progress({ done: 0, total: 4, label: 'run a — m1 (1/2)', elapsedMs: 10 });
+    sink.progress({ done: 2, total: 4, label: 'run b', elapsedMs: 20_000 });
+    sink.progress({ done: 4, total: 4, label: 'run b', elapsedMs: 40_000 });
+    return chunks.join('');
+  };
+  assert.equal(collect(false), 'backend: cpu\n[0/4] run a  elapsed 0s\n[2/4] run b  elapsed 20s  ETA 20s\n');
+  assert.equal(collect(true), '');
+});

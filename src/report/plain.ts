@@ -51,14 +51,21 @@ export function renderExplain(e: ExplainLine): string {
   return [e.title, fmt(e.columns), ...e.rows.map(fmt)].join('\n');
 }
 
+const PROGRESS_EVERY_MS = 2000;
+
 /** Progress and logs as plain lines on stderr (stdout stays for results). */
 export function plainSink(opts: { quiet: boolean; err?: NodeJS.WritableStream; out?: NodeJS.WritableStream }): BenchSink {
   const err = opts.err ?? process.stderr;
   const out = opts.out ?? process.stdout;
   const explain = explainOnce();
+  // a line per case, and for long cases at most one per PROGRESS_EVERY_MS as the child reports methods
+  let last = { done: -1, at: 0 };
   const sink: RunSink & BenchSink = {
     progress(p) {
       if (opts.quiet || p.done >= p.total) return;
+      const now = Date.now();
+      if (p.done === last.done && now - last.at < PROGRESS_EVERY_MS) return;
+      last = { done: p.done, at: now };
       const eta = etaMs(p);
       err.write(`[${p.done}/${p.total}] ${p.label}  elapsed ${fmtDuration(p.elapsedMs)}${eta === null ? '' : `  ETA ${fmtDuration(eta)}`}\n`);
     },
