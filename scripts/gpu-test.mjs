@@ -3,7 +3,7 @@
 // method and fails (exit 1) on any result whose status is "failed" or "error", or on any run that
 // does not finish. not_applicable results are fine and listed. Last line: "N passed, M failed".
 //
-//   node scripts/gpu-test.mjs [--log FILE] [--backend cuda|cpu] [--only spmm|spgemm] [--keep]
+//   node scripts/gpu-test.mjs [--log FILE] [--backend cuda|cpu] [--only spmm|spgemm] [--match TEXT] [--keep]
 //
 // --backend cpu runs the same cases on the CPU reference backend (a dry run of this script where
 // no GPU exists). Inputs that generators cannot express (empty rows, nnz-0 matrices, 1×1,
@@ -19,7 +19,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'spbench.js');
 
 function parseArgs(argv) {
-  const o = { log: null, backend: 'cuda', only: null, keep: false };
+  const o = { log: null, backend: 'cuda', only: null, match: null, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -29,6 +29,7 @@ function parseArgs(argv) {
     if (a === '--log') o.log = value();
     else if (a === '--backend') o.backend = value();
     else if (a === '--only') o.only = value();
+    else if (a === '--match') o.match = value();
     else if (a === '--keep') o.keep = true;
     else usage(`unknown argument '${a}'`);
   }
@@ -38,7 +39,7 @@ function parseArgs(argv) {
 }
 
 function usage(msg) {
-  process.stderr.write(`gpu-test: ${msg}\nusage: node scripts/gpu-test.mjs [--log FILE] [--backend cuda|cpu] [--only spmm|spgemm] [--keep]\n`);
+  process.stderr.write(`gpu-test: ${msg}\nusage: node scripts/gpu-test.mjs [--log FILE] [--backend cuda|cpu] [--only spmm|spgemm] [--match TEXT] [--keep]\n`);
   process.exit(2);
 }
 
@@ -156,7 +157,7 @@ function main() {
   try {
     const inp = writeInputs(dir);
     say(`spbench GPU test: backend ${opts.backend}, ${new Date().toISOString()}`);
-    for (const c of cases(inp, opts.backend).filter((x) => !opts.only || x.op === opts.only)) {
+    for (const c of cases(inp, opts.backend).filter((x) => (!opts.only || x.op === opts.only) && (!opts.match || x.name.includes(opts.match)))) {
       const r = runCase(c, opts.backend);
       if (r.crashed) {
         failed++;
