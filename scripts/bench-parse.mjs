@@ -101,9 +101,9 @@ if (!existsSync(file)) {
 const size = statSync(file).size;
 const mb = size / 1e6;
 
-async function timeOurs() {
+async function timeOurs(threads) {
   const t0 = performance.now();
-  const { matrix } = await readMtx(file);
+  const { matrix } = await readMtx(file, { threads });
   const s = (performance.now() - t0) / 1000;
   return { s, nnz: matrix.rowPtr[matrix.rows] };
 }
@@ -128,13 +128,19 @@ const summarize = (xs) => {
 };
 
 console.log(`file: ${file} (${mb.toFixed(1)} MB, values: ${valueKind}); machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}; node ${process.version}`);
-await timeOurs(); // warm the page cache
-const ours = [];
+await timeOurs(1); // warm the page cache
+// threads: 1 = serial reader; undefined = the default (worker threads on large files)
+const variants = [
+  { label: 'spbench readMtx (default)', threads: undefined, times: [] },
+  { label: 'spbench readMtx (serial) ', threads: 1, times: [] },
+];
 let nnzOurs = 0;
 for (let i = 0; i < runs; i++) {
-  const r = await timeOurs();
-  ours.push(r.s);
-  nnzOurs = r.nnz;
+  for (const v of variants) {
+    const r = await timeOurs(v.threads);
+    v.times.push(r.s);
+    nnzOurs = r.nnz;
+  }
 }
 const scipyTimes = [];
 let scipyInfo = null;
@@ -147,12 +153,16 @@ for (let i = 0; i < runs; i++) {
   scipyTimes.push(r.s);
   scipyInfo = r;
 }
-const o = summarize(ours);
-console.log(`spbench readMtx : best ${o.best.toFixed(3)} s  median ${o.median.toFixed(3)} s  -> ${(mb / o.best).toFixed(1)} MB/s best, ${(mb / o.median).toFixed(1)} MB/s median  (nnz ${nnzOurs})`);
+const line = (label, t, extra) =>
+  `${label}: best ${t.best.toFixed(3)} s  median ${t.median.toFixed(3)} s  -> ${(mb / t.best).toFixed(1)} MB/s best, ${(mb / t.median).toFixed(1)} MB/s median  (${extra})`;
+for (const v of variants) console.log(line(v.label, summarize(v.times), `nnz ${nnzOurs}`));
 if (scipyTimes.length) {
   const s = summarize(scipyTimes);
-  console.log(`scipy.io.mmread : best ${s.best.toFixed(3)} s  median ${s.median.toFixed(3)} s  -> ${(mb / s.best).toFixed(1)} MB/s best, ${(mb / s.median).toFixed(1)} MB/s median  (scipy ${scipyInfo.version}, nnz ${scipyInfo.nnz})`);
-  console.log(`ratio ours/scipy: ${(s.best / o.best).toFixed(2)} (best), ${(s.median / o.median).toFixed(2)} (median)`);
+  console.log(line('scipy.io.mmread          ', s, `scipy ${scipyInfo.version}, nnz ${scipyInfo.nnz}`));
+  for (const v of variants) {
+    const o = summarize(v.times);
+    console.log(`ratio ${v.label.trim()} / scipy: ${(s.best / o.best).toFixed(2)} (best), ${(s.median / o.median).toFixed(2)} (median)`);
+  }
 } else {
   console.log(`scipy.io.mmread : not run (${scipyInfo?.error ?? 'python3 with scipy not found'})`);
 }

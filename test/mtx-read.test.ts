@@ -117,3 +117,33 @@ test('chunk boundaries: every tiny chunk size gives the same matrix', async () =
   const arr = `%%MatrixMarket matrix array real symmetric\n3 3\n1\n2\n0\n0\n3\n4\n`;
   for (const chunk of [2, 3, 5]) assert.deepEqual(plain((await read('arr-chunks.mtx', arr, chunk)).matrix), plain(SYM));
 });
+
+test('parallel reading (worker threads) gives the same CSR and the same errors as the serial reader', async () => {
+  const gen = (sym: string, order: 'col' | 'random', n: number) => {
+    const lines: string[] = [];
+    let s = 99;
+    const rnd = (k: number) => (s = (s * 48271) % 2147483647) % k;
+    for (let j = 1; j <= n; j++) {
+      for (let i = sym === 'general' ? 1 : sym === 'symmetric' ? j : j + 1; i <= n; i += 1 + rnd(7)) lines.push(`${i} ${j} ${rnd(100) / 8 - 6}`);
+    }
+    if (order === 'random') lines.sort(() => 0).reverse();
+    return `%%MatrixMarket matrix coordinate real ${sym}\n% c\n${n} ${n} ${lines.length}\n${lines.join('\n')}\n`;
+  };
+  for (const [sym, order] of [['general', 'col'], ['general', 'random'], ['symmetric', 'col'], ['skew-symmetric', 'random']] as const) {
+    const text = gen(sym, order, 120);
+    const p = writeText(dir, `par-${sym}-${order}.mtx`, text);
+    const serial = await readMtx(p, { threads: 1 });
+    for (const threads of [2, 3]) {
+      const par = await readMtx(p, { threads, parallelMinBytes: 0 });
+      assert.deepEqual(plain(par.matrix), plain(serial.matrix), `${sym} ${order} threads=${threads}`);
+      assert.deepEqual(par.header, serial.header);
+    }
+  }
+  const arr = writeText(dir, 'par-array.mtx', `%%MatrixMarket matrix array real general\n3 40\n${Array.from({ length: 120 }, (_, i) => i % 7).join('\n')}\n`);
+  assert.deepEqual(plain((await readMtx(arr, { threads: 2, parallelMinBytes: 0 })).matrix), plain((await readMtx(arr, { threads: 1 })).matrix));
+  const bad = writeText(dir, 'par-bad.mtx', gen('general', 'col', 60).replace(/\n5 7 /, '\n5 7 x'));
+  const serialErr = await readMtx(bad, { threads: 1 }).catch((e: Error) => e.message);
+  const parErr = await readMtx(bad, { threads: 2, parallelMinBytes: 0 }).catch((e: Error) => e.message);
+  assert.match(String(serialErr), /:\d+: bad value "x/);
+  assert.equal(parErr, serialErr);
+});

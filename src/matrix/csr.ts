@@ -41,61 +41,72 @@ export function uninitFloat64(n: number): Float64Array {
 
 /**
  * Stable bucketing of triplets by row (counting sort; file order kept within each row). With
- * millions of rows a direct scatter misses the cache on nearly every write, so large inputs go
- * through two passes: into blocks of 2^BLOCK_SHIFT rows (a few hundred sequential write streams),
+ * millions of rows a direct scatter misses the cache on nearly every write, so it runs in two
+ * passes (RowBlocks): into blocks of 2^BLOCK_SHIFT rows (a few hundred sequential write streams),
  * then block by block into rows, with the block's counters and output cache resident. On a 10 M
  * entry file with 2 M random rows this halves the time of the direct scatter.
  */
 function bucketByRow(coo: CooMatrix): CsrMatrix {
-  const { rows, cols, nnz, rowIdx, colIdx: cIn, values: vIn } = coo;
+  const { rows, cols, nnz } = coo;
+  const blocks = partitionRowBlocks(coo);
+  const rowPtr = newRowPtr(rows, nnz);
+  const counts = countRows(blocks, rows);
+  for (let r = 0; r < rows; r++) rowPtr[r + 1] = rowPtr[r] + counts[r];
   const colIdx = uninitInt32(nnz);
   const values = uninitFloat64(nnz);
-  if (rows <= 1 << BLOCK_SHIFT || nnz > INT32_MAX) {
-    const rowPtr = newRowPtr(rows, nnz);
-    for (let k = 0; k < nnz; k++) rowPtr[rowIdx[k] + 1]++;
-    for (let r = 0; r < rows; r++) rowPtr[r + 1] += rowPtr[r];
-    const next = rowPtr.slice(0, rows) as Int32Array | Float64Array;
-    for (let k = 0; k < nnz; k++) {
-      const dst = next[rowIdx[k]]++;
-      colIdx[dst] = cIn[k];
-      values[dst] = vIn[k];
-    }
-    return { rows, cols, rowPtr, colIdx, values };
-  }
+  scatterRowBlocks(blocks, rowPtr.slice(0, Math.max(1, rows)) as Int32Array | Float64Array, colIdx, values);
+  return { rows, cols, rowPtr, colIdx, values };
+}
+
+/** Triplets grouped by row block, file order kept inside each block. */
+export interface RowBlocks {
+  rowIdx: Int32Array;
+  colIdx: Int32Array;
+  values: Float64Array;
+  /** blockStart[b] .. blockStart[b + 1] are the triplets of rows [b << BLOCK_SHIFT, (b + 1) << BLOCK_SHIFT) */
+  blockStart: Float64Array;
+}
+
+export function partitionRowBlocks(coo: CooMatrix): RowBlocks {
+  const { rows, nnz, rowIdx, colIdx, values } = coo;
   const nBlocks = (rows >>> BLOCK_SHIFT) + 1;
-  const blockStart = new Int32Array(nBlocks + 1);
+  const blockStart = new Float64Array(nBlocks + 1);
+  if (nBlocks === 1) {
+    blockStart[1] = nnz;
+    return { rowIdx, colIdx, values, blockStart };
+  }
   for (let k = 0; k < nnz; k++) blockStart[(rowIdx[k] >>> BLOCK_SHIFT) + 1]++;
   for (let b = 0; b < nBlocks; b++) blockStart[b + 1] += blockStart[b];
   const tRow = uninitInt32(nnz), tCol = uninitInt32(nnz), tVal = uninitFloat64(nnz);
-  const nextBlock = blockStart.slice(0, nBlocks);
+  const next = blockStart.slice(0, nBlocks);
   for (let k = 0; k < nnz; k++) {
     const r = rowIdx[k];
-    const dst = nextBlock[r >>> BLOCK_SHIFT]++;
+    const dst = next[r >>> BLOCK_SHIFT]++;
     tRow[dst] = r;
-    tCol[dst] = cIn[k];
-    tVal[dst] = vIn[k];
+    tCol[dst] = colIdx[k];
+    tVal[dst] = values[k];
   }
-  const rowPtr = new Int32Array(rows + 1);
-  const local = new Int32Array((1 << BLOCK_SHIFT) + 1);
-  for (let b = 0; b < nBlocks; b++) {
-    const r0 = b << BLOCK_SHIFT;
-    const nr = Math.min(rows - r0, 1 << BLOCK_SHIFT);
-    if (nr <= 0) break;
-    const s = blockStart[b], e = blockStart[b + 1];
-    local.fill(0);
-    for (let k = s; k < e; k++) local[tRow[k] - r0 + 1]++;
-    local[0] = s;
-    for (let i = 0; i < nr; i++) {
-      local[i + 1] += local[i];
-      rowPtr[r0 + i + 1] = local[i + 1];
-    }
-    for (let k = s; k < e; k++) {
-      const dst = local[tRow[k] - r0]++;
-      colIdx[dst] = tCol[k];
-      values[dst] = tVal[k];
-    }
+  return { rowIdx: tRow, colIdx: tCol, values: tVal, blockStart };
+}
+
+/** Entries per row (counts[r]), counted block by block. */
+export function countRows(blocks: RowBlocks, rows: number): Int32Array {
+  const counts = new Int32Array(rows + 1);
+  const { rowIdx, blockStart } = blocks;
+  const end = blockStart[blockStart.length - 1];
+  for (let k = 0; k < end; k++) counts[rowIdx[k]]++;
+  return counts;
+}
+
+/** Writes each triplet's column and value at next[row]++ (next: first free slot of each row). */
+export function scatterRowBlocks(blocks: RowBlocks, next: Int32Array | Float64Array, colIdx: Int32Array, values: Float64Array): void {
+  const { rowIdx, colIdx: cIn, values: vIn, blockStart } = blocks;
+  const end = blockStart[blockStart.length - 1];
+  for (let k = 0; k < end; k++) {
+    const dst = next[rowIdx[k]]++;
+    colIdx[dst] = cIn[k];
+    values[dst] = vIn[k];
   }
-  return { rows, cols, rowPtr, colIdx, values };
 }
 
 /** Sorts each row's columns and sums duplicate columns, compacting in place. */

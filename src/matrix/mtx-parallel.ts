@@ -56,6 +56,7 @@ export async function readMtxParallel(path: string, threads: number): Promise<Mt
   main.consume(prelude, prelude.length); // validates banner and size line (throws with the line)
   if (!main.expectingEntries) return undefined;
   const { rows, cols, header } = main.part() as { rows: number; cols: number; header: MtxHeader };
+  if (header.format !== 'coordinate') return undefined; // array positions depend on all earlier lines
 
   const workers = splits.slice(0, -1).map(
     (start, i) => new Worker(workerUrl, { workerData: { path, start, stop: splits[i + 1], prelude: prelude.toString('latin1') } }),
@@ -64,12 +65,11 @@ export async function readMtxParallel(path: string, threads: number): Promise<Mt
     new Promise<Record<string, unknown>>((resolve, reject) => {
       w.once('message', resolve);
       w.once('error', reject);
+      w.once('exit', (code) => reject(new Error(`matrix reader worker exited (code ${code})`)));
     });
   try {
-    const T0 = performance.now();
     const reports = (await Promise.all(workers.map(nextMessage))) as unknown as (PartReport & { error?: string })[];
     if (reports.some((r) => r.error)) return undefined;
-    const T1 = performance.now();
     const total = reports.reduce((s, r) => s + r.count, 0);
     if (total !== main.entriesDeclared) return undefined;
     const nnz = reports.reduce((s, r) => s + r.n, 0);
@@ -87,14 +87,14 @@ export async function readMtxParallel(path: string, threads: number): Promise<Mt
     rowPtr[rows] = at;
     const colIdx = new Int32Array(new SharedArrayBuffer(4 * nnz));
     const values = new Float64Array(new SharedArrayBuffer(8 * nnz));
-    const T2 = performance.now();
     const done = workers.map(nextMessage);
     workers.forEach((w, i) => w.postMessage({ next: nexts[i], colIdx, values }));
     await Promise.all(done);
     const matrix = { rows, cols, rowPtr, colIdx, values };
-    if (process.env.SPB_DEBUG) console.error("phases", T1 - T0, T2 - T1, performance.now() - T2);
     if (!inOrder(reports)) canonicalizeRows(matrix);
     return { header, matrix };
+  } catch {
+    return undefined; // a worker failed (memory, crash): the serial reader will do the job
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }

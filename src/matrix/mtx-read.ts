@@ -186,92 +186,94 @@ export class MtxParser {
       pr = rowIdx[n - 1];
       pc = colIdx[n - 1];
     }
-    try {
-      while (p < end) {
-        line++;
-        let c = buf[p];
-        while (c === 32 || c === 9) c = buf[++p];
-        if (c === NL || c === 13 || c === 37) {
-          p = buf.indexOf(NL, p) + 1; // blank or comment line
-          continue;
-        }
-        if (count === declared) {
-          this.state = State.Done;
-          this.tooMany(line);
-        }
-        // row index
-        let d = c - 48;
-        if (!(d >= 0 && d <= 9)) this.fail(line, `expected a row index, got "${tokenAt(buf, p)}"`);
-        let r = 0;
-        do {
-          r = r * 10 + d;
-          d = buf[++p] - 48;
-        } while (d >= 0 && d <= 9);
-        c = buf[p];
-        if (c !== 32 && c !== 9) this.fail(line, c === NL || c === 13 ? 'expected a column index after the row index' : `bad row index "${tokenAt(buf, p - 1)}"`);
+    while (p < end) {
+      line++;
+      let c = buf[p];
+      while (c === 32 || c === 9) c = buf[++p];
+      if (c === NL || c === 13 || c === 37) {
+        p = buf.indexOf(NL, p) + 1; // blank or comment line
+        continue;
+      }
+      if (count === declared) {
+        this.state = State.Done;
+        this.tooMany(line);
+      }
+      // row index
+      let d = c - 48;
+      if (!(d >= 0 && d <= 9)) this.fail(line, `expected a row index, got "${tokenAt(buf, p)}"`);
+      let r = 0;
+      do {
+        r = r * 10 + d;
+        d = buf[++p] - 48;
+      } while (d >= 0 && d <= 9);
+      c = buf[p];
+      if (c !== 32 && c !== 9) this.fail(line, c === NL || c === 13 ? 'expected a column index after the row index' : `bad row index "${tokenAt(buf, p - 1)}"`);
+      do c = buf[++p];
+      while (c === 32 || c === 9);
+      // column index
+      d = c - 48;
+      if (!(d >= 0 && d <= 9)) this.fail(line, c === NL || c === 13 ? 'expected a column index after the row index' : `expected a column index, got "${tokenAt(buf, p)}"`);
+      let col = 0;
+      do {
+        col = col * 10 + d;
+        d = buf[++p] - 48;
+      } while (d >= 0 && d <= 9);
+      c = buf[p];
+      let v = 1;
+      if (withValue) {
+        if (c !== 32 && c !== 9) this.fail(line, c === NL || c === 13 ? 'expected a value after the column index' : `bad column index`);
         do c = buf[++p];
         while (c === 32 || c === 9);
-        // column index
-        d = c - 48;
-        if (!(d >= 0 && d <= 9)) this.fail(line, c === NL || c === 13 ? 'expected a column index after the row index' : `expected a column index, got "${tokenAt(buf, p)}"`);
-        let col = 0;
-        do {
-          col = col * 10 + d;
-          d = buf[++p] - 48;
-        } while (d >= 0 && d <= 9);
+        if (c === NL || c === 13) this.fail(line, 'expected a value after the column index');
+        v = scanNumber(buf, p);
+        if (scanEnd < 0) this.fail(line, `bad value "${tokenAt(buf, p)}"`);
+        if (integer && scanHadFraction) this.fail(line, `integer field expects an integer value, got "${tokenAt(buf, p)}"`);
+        p = scanEnd;
         c = buf[p];
-        let v = 1;
-        if (withValue) {
-          if (c !== 32 && c !== 9) this.fail(line, c === NL || c === 13 ? 'expected a value after the column index' : `bad column index`);
-          do c = buf[++p];
-          while (c === 32 || c === 9);
-          if (c === NL || c === 13) this.fail(line, 'expected a value after the column index');
-          v = scanNumber(buf, p);
-          if (scanEnd < 0) this.fail(line, `bad value "${tokenAt(buf, p)}"`);
-          if (integer && scanHadFraction) this.fail(line, `integer field expects an integer value, got "${tokenAt(buf, p)}"`);
-          p = scanEnd;
-          c = buf[p];
-        }
-        while (c === 32 || c === 9 || c === 13) c = buf[++p];
-        if (c !== NL) this.fail(line, `unexpected text "${tokenAt(buf, p)}" after the entry (expected ${withValue ? 3 : 2} fields)`);
-        p++;
-        if (r < 1 || r > rows) this.fail(line, `row index ${r} out of range 1..${rows}`);
-        if (col < 1 || col > cols) this.fail(line, `column index ${col} out of range 1..${cols}`);
-        r--;
-        col--;
-        count++;
-        if (n + 2 > rowIdx.length) {
-          this.n = n;
-          this.allocate(rowIdx.length * 2);
-          rowIdx = this.rowIdx;
-          colIdx = this.colIdx;
-          values = this.values;
-        }
-        if (mirror === 0) {
-          rowMajor &&= r > pr || (r === pr && col > pc);
-          colMajor &&= col > pc || (col === pc && r > pr);
-          pr = r;
-          pc = col;
-        } else if (r !== col) {
-          if (r < col) this.fail(line, `entry (${r + 1}, ${col + 1}) is above the diagonal; a ${this.header.symmetry} file stores only the lower triangle`);
-          rowIdx[n] = col;
-          colIdx[n] = r;
-          values[n++] = mirror * v;
-        } else if (mirror < 0 && v !== 0) {
-          this.fail(line, `skew-symmetric matrix has a non-zero diagonal entry (${r + 1}, ${col + 1})`);
-        }
-        rowIdx[n] = r;
-        colIdx[n] = col;
-        values[n++] = v;
-        if (count === declared) {
-          // remaining lines may only be blank or comments
-          this.state = State.Done;
-          break;
-        }
       }
-    } finally {
-      Object.assign(this, { line, count, n, rowMajor, colMajor });
+      while (c === 32 || c === 9 || c === 13) c = buf[++p];
+      if (c !== NL) this.fail(line, `unexpected text "${tokenAt(buf, p)}" after the entry (expected ${withValue ? 3 : 2} fields)`);
+      p++;
+      if (r < 1 || r > rows) this.fail(line, `row index ${r} out of range 1..${rows}`);
+      if (col < 1 || col > cols) this.fail(line, `column index ${col} out of range 1..${cols}`);
+      r--;
+      col--;
+      count++;
+      if (n + 2 > rowIdx.length) {
+        this.n = n;
+        this.allocate(rowIdx.length * 2);
+        rowIdx = this.rowIdx;
+        colIdx = this.colIdx;
+        values = this.values;
+      }
+      if (mirror === 0) {
+        rowMajor &&= r > pr || (r === pr && col > pc);
+        colMajor &&= col > pc || (col === pc && r > pr);
+        pr = r;
+        pc = col;
+      } else if (r !== col) {
+        if (r < col) this.fail(line, `entry (${r + 1}, ${col + 1}) is above the diagonal; a ${this.header.symmetry} file stores only the lower triangle`);
+        rowIdx[n] = col;
+        colIdx[n] = r;
+        values[n++] = mirror * v;
+      } else if (mirror < 0 && v !== 0) {
+        this.fail(line, `skew-symmetric matrix has a non-zero diagonal entry (${r + 1}, ${col + 1})`);
+      }
+      rowIdx[n] = r;
+      colIdx[n] = col;
+      values[n++] = v;
+      if (count === declared) {
+        // remaining lines may only be blank or comments
+        this.state = State.Done;
+        break;
+      }
     }
+    // errors throw straight out (the parser is then discarded); normal exits save the state
+    this.line = line;
+    this.count = count;
+    this.n = n;
+    this.rowMajor = rowMajor;
+    this.colMajor = colMajor;
     return p;
   }
 

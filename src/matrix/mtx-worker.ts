@@ -2,6 +2,7 @@
 // entries into COO, reports its per-row counts, then scatters its triplets into the shared CSR
 // arrays at the offsets the main thread hands back.
 import { parentPort, workerData } from 'node:worker_threads';
+import { countRows, partitionRowBlocks, scatterRowBlocks } from './csr.js';
 import { readLineChunks } from './line-chunks.js';
 import { MtxParser } from './mtx-read.js';
 
@@ -21,19 +22,13 @@ try {
   parser.entriesOnly();
   await readLineChunks(job.path, (buf, end) => parser.consume(buf, end), { start: job.start, stop: job.stop });
   const p = parser.part();
-  const counts = new Int32Array(p.rows + 1);
-  for (let k = 0; k < p.n; k++) counts[p.rowIdx[k]]++;
+  const blocks = partitionRowBlocks({ rows: p.rows, cols: p.cols, nnz: p.n, rowIdx: p.rowIdx, colIdx: p.colIdx, values: p.values });
+  const counts = countRows(blocks, p.rows);
   const first = p.n ? [p.rowIdx[0], p.colIdx[0]] : null;
   const last = p.n ? [p.rowIdx[p.n - 1], p.colIdx[p.n - 1]] : null;
-  port.postMessage({ count: p.count, n: p.n, rowMajor: p.rowMajor, colMajor: p.colMajor, first, last, counts }, [counts.buffer]);
+  port.postMessage({ count: p.count, n: p.n, rowMajor: p.rowMajor, colMajor: p.colMajor, first, last, counts }, [counts.buffer as ArrayBuffer]);
   port.once('message', (msg: { next: Float64Array; colIdx: Int32Array; values: Float64Array }) => {
-    const { next, colIdx, values } = msg;
-    const { rowIdx, colIdx: cIn, values: vIn, n } = p;
-    for (let k = 0; k < n; k++) {
-      const dst = next[rowIdx[k]]++;
-      colIdx[dst] = cIn[k];
-      values[dst] = vIn[k];
-    }
+    scatterRowBlocks(blocks, msg.next, msg.colIdx, msg.values);
     port.postMessage({ done: true });
   });
 } catch (err) {

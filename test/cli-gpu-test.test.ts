@@ -1,0 +1,41 @@
+// scripts/gpu-test.mjs dry-run on the CPU backend: summary line, log file, exit code on a failure.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const SCRIPT = fileURLToPath(new URL('../../scripts/gpu-test.mjs', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'spbench-gpu-test-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function gpuTest(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [SCRIPT, '--backend', 'cpu', ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 300_000 });
+}
+
+test('gpu-test: the spgemm odd cases pass on the CPU backend, summary last, log written', () => {
+  const log = join(dir, 'gpu.log');
+  const r = gpuTest(['--only', 'spgemm', '--log', log]);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.match(lines.at(-1)!, /^\d+ passed, 0 failed$/);
+  assert.equal(lines.filter((l) => l.startsWith('PASS spgemm')).length, 4);
+  assert.match(r.stdout, /a row whose products overflow every shared table/);
+  assert.equal(readFileSync(log, 'utf8'), r.stdout);
+});
+
+test('gpu-test: a failed verification fails the run (exit 1) and is listed', () => {
+  const r = gpuTest(['--only', 'spmm', '--match', 'batch 1'], { SPBENCH_NATIVE_ARGS: '--inject-fault' });
+  assert.equal(r.status, 1, r.stdout + r.stderr);
+  assert.match(r.stdout, /FAIL spmm: batch 1 /);
+  assert.match(r.stdout, /cpu-csr: FAILED/);
+  assert.match(r.stdout.trim().split('\n').at(-1)!, /^\d+ passed, [1-9]\d* failed$/);
+});
+
+test('gpu-test: bad arguments are usage errors', () => {
+  const r = gpuTest(['--only', 'gemm']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--only: 'gemm' is not one of spmm, spgemm/);
+});
