@@ -1,6 +1,6 @@
 // Groups the cases of a result file into figures, the unit every printer works on:
 // SpMM cases that differ only in n_B form one "GFLOPS against n_B" figure (seed 001 Fig. 6/7);
-// SpGEMM cases of one suite case and precision form one "per matrix" figure (seed 004 Fig. 2/4).
+// SpGEMM cases of one precision form one "per matrix" figure (seed 004 Fig. 2/4).
 import type { CaseResult, MethodResult, ResultFile } from '../bench/result-file.js';
 
 export type Param = string | number | boolean;
@@ -88,15 +88,29 @@ function fastestPeer(methods: string[], at: (m: string) => MethodResult | undefi
   return best?.method;
 }
 
+/**
+ * Category names: the matrix name, prefixed with the suite case where two cases of one figure ran
+ * the same matrix (so that neither hides the other).
+ */
+function categoryNames(cases: CaseResult[]): Map<CaseResult, string> {
+  const count = new Map<string, number>();
+  for (const c of cases) count.set(matrixName(c), (count.get(matrixName(c)) ?? 0) + 1);
+  return new Map(cases.map((c) => {
+    const n = matrixName(c);
+    return [c, (count.get(n) ?? 0) > 1 ? `${String(c.params.suite_case ?? c.id)}/${n}` : n];
+  }));
+}
+
 function matrixFigure(cases: CaseResult[], baselineMethod?: string): MatrixFigure {
   const first = cases[0];
-  const skip = new Set(['matrix', 'gen', 'input']);
-  const params = without(first.params, skip);
-  const matrices = [...new Set(cases.map(matrixName))];
+  // Per-matrix figures span suite cases (seed 004 plots every matrix in one figure per precision).
+  const params: Record<string, Param> = {};
+  for (const k of ['precision', 'mode'] as const) if (first.params[k] !== undefined) params[k] = first.params[k];
+  const names = categoryNames(cases);
+  const matrices = [...new Set(cases.map((c) => names.get(c)!))];
   const methods = methodOrder(cases);
-  const get = lookup(cases, matrixName);
-  const prefix = params.suite_case ? `${String(params.suite_case)}: ` : '';
-  const title = `${prefix}${first.op === 'spgemm' ? 'SpGEMM' : 'SpMM'} ${describeParams(params)}`.trim();
+  const get = lookup(cases, (c) => names.get(c)!);
+  const title = `${first.op === 'spgemm' ? 'SpGEMM' : 'SpMM'} ${describeParams(params)}`.trim();
   const baseline = (matrix: string) => {
     if (baselineMethod) return get(baselineMethod, matrix)?.status === 'ok' ? baselineMethod : undefined;
     return fastestPeer(methods, (m) => get(m, matrix));
@@ -116,7 +130,7 @@ export function buildFigures(file: ResultFile, opts: FigureOptions = {}): Figure
     const isNb = c.op === 'spmm' && Number.isFinite(Number(c.params.nb));
     const key = isNb
       ? `nb|${stableKey(c.params, NB_KEYS)}`
-      : `matrix|${c.op}|${String(c.params.suite_case ?? '')}|${String(c.params.precision ?? '')}|${String(c.params.mode ?? '')}`;
+      : `matrix|${c.op}|${String(c.params.precision ?? '')}|${String(c.params.mode ?? '')}`;
     const g = groups.get(key);
     if (g) g.push(c);
     else groups.set(key, [c]);
