@@ -159,7 +159,7 @@ test('CLI: report writes every format atomically; bad input leaves no output fil
 
 test('the XML check used above rejects malformed documents', () => {
   for (const bad of ['<a><b></a>', '<a x=1/>', '<a>&nope;</a>', '<a></a><b/>', '<a x="1" x="2"/>', '<a>', 'text<a/>']) {
-    assert.throws(() => checkWellFormedXml(bad), undefined, bad);
+    assert.throws(() => checkWellFormedXml(bad), Error, bad);
   }
   checkWellFormedXml('<?xml version="1.0"?>\n<a x="1"><!-- c --><b/>t &amp; u</a>\n');
 });
