@@ -16,6 +16,7 @@ export function esc(s: string): string {
 // patterns and marker shapes repeat with period 4 so that series stay distinct beyond the colours.
 const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#D55E00', '#CC79A7', '#56B4E9', '#000000', '#8C564B', '#7F7F7F', '#BCBD22', '#17BECF', '#9467BD'];
 const DASHES = ['', '6 3', '2 3', '8 3 2 3'];
+const LABEL_MAX = 32; // longest category label drawn in full
 const FONT = 'font-family="system-ui, -apple-system, Segoe UI, Helvetica, Arial, sans-serif"';
 
 export function colour(i: number): string {
@@ -189,7 +190,8 @@ export function lineChart(spec: LineChartSpec): Chart {
     g.push('</g>');
     parts.push(g.join(''));
   });
-  parts.push(legend(f, spec.series.map((s) => s.name), true), '</svg>');
+  const hasData = (s: LineSeries) => s.points.some((p) => p.y !== null && Number.isFinite(p.y));
+  parts.push(legend(f, spec.series.map((s) => (hasData(s) ? s.name : `${s.name} (no data)`)), true), '</svg>');
   return { svg: parts.join('\n'), width: f.width, height: f.height };
 }
 
@@ -204,8 +206,10 @@ export interface BarChartSpec {
 
 /** Grouped bars; switches to a log10 y axis when the positive values span more than 30×. */
 export function barChart(spec: BarChartSpec): Chart {
-  const rotate = spec.categories.some((c) => c.length > 12);
-  const f = frame(spec.series.length, rotate ? 120 : 56);
+  const maxLen = Math.max(0, ...spec.categories.map((c) => c.length));
+  const rotate = maxLen > 12;
+  // Rotated labels (-30°) need about 3.3 px of height per character; long names are shortened.
+  const f = frame(spec.series.length, rotate ? Math.round(48 + 3.3 * Math.min(maxLen, LABEL_MAX)) : 56);
   const vals = spec.series.flatMap((s) => s.values).filter((v): v is number => v !== null && Number.isFinite(v) && v > 0);
   const lo = vals.length ? Math.min(...vals, spec.refLine ?? Infinity) : 1;
   const hi = vals.length ? Math.max(...vals, spec.refLine ?? 0) : 1;
@@ -228,9 +232,10 @@ export function barChart(spec: BarChartSpec): Chart {
       parts.push(`<rect x="${num(x)}" y="${num(Math.min(y, from))}" width="${num(barW - 1)}" height="${num(Math.max(0.5, Math.abs(from - y)))}" fill="${colour(si)}"><title>${esc(`${s.name} on ${cat}: ${tickLabel(v)}`)}</title></rect>`);
     });
     const cx = f.left + ci * band + band / 2;
+    const short = cat.length > LABEL_MAX ? `${cat.slice(0, LABEL_MAX - 1)}…` : cat;
     parts.push(
       rotate
-        ? `<text x="${num(cx)}" y="${f.bottom + 14}" text-anchor="end" transform="rotate(-30 ${num(cx)} ${f.bottom + 14})" fill="#333">${esc(cat)}</text>`
+        ? `<text x="${num(cx)}" y="${f.bottom + 14}" text-anchor="end" transform="rotate(-30 ${num(cx)} ${f.bottom + 14})" fill="#333"><title>${esc(cat)}</title>${esc(short)}</text>`
         : `<text x="${num(cx)}" y="${f.bottom + 19}" text-anchor="middle" fill="#333">${esc(cat)}</text>`,
     );
   });
