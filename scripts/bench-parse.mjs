@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// Matrix Market parse benchmark: our streaming reader (dist/src/matrix/mtx-read.js) against
+// scipy.io.mmread on the same ~240 MB real general coordinate file.
+// The file is generated deterministically (xorshift, fixed seed) and kept under os.tmpdir().
+// Usage: npm run build && node scripts/bench-parse.mjs [--runs 3] [--values short|full] [--mb 240]
+//   --values short: values with 1-8 significant digits (typical hand-written / %g files)
+//   --values full:  shortest round-trip repr of random doubles (16-17 digits, as mmwrite writes)
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, writeSync, closeSync, renameSync, statSync } from 'node:fs';
+import { tmpdir, cpus } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const runs = Number(opt('runs', '3'));
+const valueKind = opt('values', 'short');
+const targetMb = Number(opt('mb', '240'));
+const python = opt('python', process.env.PYTHON ?? 'python3');
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { readMtx } = await import(join(root, 'dist/src/matrix/mtx-read.js'));
+
+function makeRng(seed) {
+  let x = seed >>> 0 || 0x9e3779b9; // xorshift32: plenty for synthetic data
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 4294967296;
+  };
+}
+
+function formatValue(rnd) {
+  const u = rnd() * 2 - 1;
+  if (valueKind === 'full') return String(u * 10 ** Math.floor(rnd() * 6 - 3));
+  const digits = 1 + Math.floor(rnd() * 8);
+  const exp = Math.floor(rnd() * 7) - 3;
+  const v = Number((u * 10 ** exp).toPrecision(digits));
+  return Math.abs(exp) >= 3 ? v.toExponential() : String(v);
+}
+
+/** Column-major sorted entries (as MATLAB / SuiteSparse write them), ~targetMb megabytes. */
+function generate(path) {
+  const n = 2_000_000;
+  const rnd = makeRng(20261122);
+  const tmp = `${path}.${process.pid}.tmp`;
+  const fd = openSync(tmp, 'w');
+  const target = targetMb * 1e6;
+  const lines = [];
+  let bytes = 0;
+  let nnz = 0;
+  // The size line needs nnz up front: reserve a fixed-width header, patch it at the end
+  // (the size line is padded with blanks, which Matrix Market readers accept).
+  const headerWidth = 128;
+  writeSync(fd, ' '.repeat(headerWidth) + '\n');
+  bytes = headerWidth + 1;
+  outer: for (let j = 1; j <= n; j++) {
+    const k = 1 + Math.floor(rnd() * 16);
+    const rowsSeen = new Set();
+    for (let t = 0; t < k; t++) rowsSeen.add(1 + Math.floor(rnd() * n));
+    const rs = [...rowsSeen].sort((a, b) => a - b);
+    for (const i of rs) {
+      const line = `${i} ${j} ${formatValue(rnd)}\n`;
+      lines.push(line);
+      bytes += line.length;
+      nnz++;
+    }
+    if (lines.length > 50000) {
+      writeSync(fd, lines.join(''));
+      lines.length = 0;
+    }
+    if (bytes >= target) {
+      writeSync(fd, lines.join(''));
+      lines.length = 0;
+      // remaining columns are empty; cols stays n
+      break outer;
+    }
+  }
+  if (lines.length) writeSync(fd, lines.join(''));
+  const head = `%%MatrixMarket matrix coordinate real general\n${n} ${n} ${nnz}`;
+  const padded = head.padEnd(headerWidth, ' ');
+  writeSync(fd, padded, 0);
+  closeSync(fd);
+  renameSync(tmp, path);
+}
+
+const dir = join(tmpdir(), 'spbench-bench');
+mkdirSync(dir, { recursive: true });
+const file = join(dir, `bench-${valueKind}-${targetMb}mb-v1.mtx`);
+if (!existsSync(file)) {
+  process.stdout.write(`generating ${file} ...\n`);
+  generate(file);
+}
+const size = statSync(file).size;
+const mb = size / 1e6;
+
+async function timeOurs() {
+  const t0 = performance.now();
+  const { matrix } = await readMtx(file);
+  const s = (performance.now() - t0) / 1000;
+  return { s, nnz: matrix.rowPtr[matrix.rows] };
+}
+
+function timeScipy() {
+  const code = [
+    'import sys, time, scipy, scipy.io',
+    't = time.perf_counter()',
+    'm = scipy.io.mmread(sys.argv[1])',
+    'dt = time.perf_counter() - t',
+    'print(dt, m.nnz, scipy.__version__)',
+  ].join('\n');
+  const r = spawnSync(python, ['-c', code, file], { encoding: 'utf8' });
+  if (r.status !== 0) return { error: (r.stderr || r.error?.message || '').trim().split('\n').pop() };
+  const [s, nnz, version] = r.stdout.trim().split(/\s+/);
+  return { s: Number(s), nnz: Number(nnz), version };
+}
+
+const summarize = (xs) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return { best: sorted[0], median: sorted[Math.floor(sorted.length / 2)] };
+};
+
+console.log(`file: ${file} (${mb.toFixed(1)} MB, values: ${valueKind}); machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}; node ${process.version}`);
+await timeOurs(); // warm the page cache
+const ours = [];
+let nnzOurs = 0;
+for (let i = 0; i < runs; i++) {
+  const r = await timeOurs();
+  ours.push(r.s);
+  nnzOurs = r.nnz;
+}
+const scipyTimes = [];
+let scipyInfo = null;
+for (let i = 0; i < runs; i++) {
+  const r = timeScipy();
+  if (r.error) {
+    scipyInfo = r;
+    break;
+  }
+  scipyTimes.push(r.s);
+  scipyInfo = r;
+}
+const o = summarize(ours);
+console.log(`spbench readMtx : best ${o.best.toFixed(3)} s  median ${o.median.toFixed(3)} s  -> ${(mb / o.best).toFixed(1)} MB/s best, ${(mb / o.median).toFixed(1)} MB/s median  (nnz ${nnzOurs})`);
+if (scipyTimes.length) {
+  const s = summarize(scipyTimes);
+  console.log(`scipy.io.mmread : best ${s.best.toFixed(3)} s  median ${s.median.toFixed(3)} s  -> ${(mb / s.best).toFixed(1)} MB/s best, ${(mb / s.median).toFixed(1)} MB/s median  (scipy ${scipyInfo.version}, nnz ${scipyInfo.nnz})`);
+  console.log(`ratio ours/scipy: ${(s.best / o.best).toFixed(2)} (best), ${(s.median / o.median).toFixed(2)} (median)`);
+} else {
+  console.log(`scipy.io.mmread : not run (${scipyInfo?.error ?? 'python3 with scipy not found'})`);
+}

@@ -1,0 +1,195 @@
+#!/usr/bin/env node
+// GPU test (`npm run test:gpu`, on the GPU machine): runs the built CLI on odd cases with every
+// method and fails (exit 1) on any result whose status is "failed" or "error", or on any run that
+// does not finish. not_applicable results are fine and listed. Last line: "N passed, M failed".
+//
+//   node scripts/gpu-test.mjs [--log FILE] [--backend cuda|cpu] [--only spmm|spgemm] [--keep]
+//
+// --backend cpu runs the same cases on the CPU reference backend (a dry run of this script where
+// no GPU exists). Inputs that generators cannot express (empty rows, nnz-0 matrices, 1×1,
+// rectangular operands, a row whose products overflow every shared-memory table) are written here
+// as small .mtx files.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const BIN = join(ROOT, 'bin', 'spbench.js');
+
+function parseArgs(argv) {
+  const o = { log: null, backend: 'cuda', only: null, keep: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      if (i + 1 >= argv.length) usage(`${a} needs a value`);
+      return argv[++i];
+    };
+    if (a === '--log') o.log = value();
+    else if (a === '--backend') o.backend = value();
+    else if (a === '--only') o.only = value();
+    else if (a === '--keep') o.keep = true;
+    else usage(`unknown argument '${a}'`);
+  }
+  if (!['cuda', 'cpu'].includes(o.backend)) usage(`--backend: '${o.backend}' is not one of cuda, cpu`);
+  if (o.only !== null && !['spmm', 'spgemm'].includes(o.only)) usage(`--only: '${o.only}' is not one of spmm, spgemm`);
+  return o;
+}
+
+function usage(msg) {
+  process.stderr.write(`gpu-test: ${msg}\nusage: node scripts/gpu-test.mjs [--log FILE] [--backend cuda|cpu] [--only spmm|spgemm] [--keep]\n`);
+  process.exit(2);
+}
+
+// ---- inputs ----
+
+/** A deterministic generator (mulberry32) so the written files are the same on every run. */
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function writeMtx(path, rows, cols, entries) {
+  const lines = [`%%MatrixMarket matrix coordinate real general`, `${rows} ${cols} ${entries.length}`];
+  for (const [i, j, v] of entries) lines.push(`${i + 1} ${j + 1} ${v}`);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+/** `perRow` distinct random columns in each listed row, values in [-1, 1]. */
+function randomRows(rows, cols, perRow, next) {
+  const out = [];
+  for (const r of rows) {
+    const seen = new Set();
+    while (seen.size < Math.min(perRow, cols)) seen.add(Math.floor(next() * cols));
+    for (const c of [...seen].sort((x, y) => x - y)) out.push([r, c, (next() * 2 - 1).toFixed(6)]);
+  }
+  return out;
+}
+
+function writeInputs(dir) {
+  const next = rng(12345);
+  const batch = join(dir, 'spmm-odd');
+  mkdirSync(batch);
+  // a batch with empty rows, an all-zero matrix, 1×1 matrices, a non-square matrix and a dense row
+  writeMtx(join(batch, 'a-empty-rows.mtx'), 7, 7, randomRows([0, 3, 6], 7, 3, next));
+  writeMtx(join(batch, 'b-nnz0.mtx'), 5, 5, []);
+  writeMtx(join(batch, 'c-one.mtx'), 1, 1, [[0, 0, 0.5]]);
+  writeMtx(join(batch, 'd-one-zero.mtx'), 1, 1, []);
+  writeMtx(join(batch, 'e-dense-row.mtx'), 40, 40, randomRows([0, 39], 40, 40, next));
+  writeMtx(join(batch, 'f-mixed.mtx'), 129, 129, randomRows([...Array(129).keys()].filter((r) => r % 5 !== 2), 129, 5, next));
+  const sp = join(dir, 'spgemm');
+  mkdirSync(sp);
+  const n = 300;
+  const files = {
+    emptyRows: writeMtx(join(sp, 'empty-rows.mtx'), n, n, randomRows([...Array(n).keys()].filter((r) => r % 3 === 0), n, 6, next)),
+    empty: writeMtx(join(sp, 'empty.mtx'), 50, 50, []),
+    one: writeMtx(join(sp, 'one.mtx'), 1, 1, [[0, 0, 2]]),
+    rectA: writeMtx(join(sp, 'rect-a.mtx'), 200, 350, randomRows([...Array(200).keys()], 350, 4, next)),
+    rectB: writeMtx(join(sp, 'rect-b.mtx'), 350, 90, randomRows([...Array(350).keys()].filter((r) => r % 7 !== 0), 90, 3, next)),
+    // row 0 of A is full: 3000 × 30 = 90000 products onto ~60000 distinct columns of 100000, far more
+    // than any shared-memory hash table holds (227 KB / 8 B ≈ 29000 entries), so the global path runs
+    wideA: writeMtx(join(sp, 'overflow-a.mtx'), 3, 3000, [...randomRows([0], 3000, 3000, next), ...randomRows([2], 3000, 5, next)]),
+    wideB: writeMtx(join(sp, 'overflow-b.mtx'), 3000, 100000, randomRows([...Array(3000).keys()], 100000, 30, next)),
+  };
+  return { batch, ...files };
+}
+
+// ---- cases ----
+
+function cases(inp, backend) {
+  // the GPU backend needs at least 20 samples; few warm-ups keep the whole run short
+  const spmmT = ['--warmup', '2', '--samples', '20'];
+  const spgemmT = ['--warmup', '1', '--samples', '3'];
+  const both = ['--precision', 'f32,f64'];
+  const allModes = ['--mode', 'kernel,e2e,graph'];
+  return [
+    { op: 'spmm', name: 'dim 1, nnz/row 1, nB 1/17/33/1000', args: ['--batch', '7', '--dim', '1', '--nnz-row', '1', '--nb', '1,17,33,1000', ...both, ...spmmT] },
+    { op: 'spmm', name: 'files: empty rows, nnz-0 and 1×1 matrices, dense rows, all modes', args: ['--matrices', inp.batch, '--nb', '1,17,33,1000', ...both, ...allModes, ...spmmT] },
+    { op: 'spmm', name: 'batch 1', args: ['--batch', '1', '--dim', '64', '--nnz-row', '3', '--nb', '1,17,33,1000', ...both, ...spmmT] },
+    { op: 'spmm', name: 'mixed dims 32:256, nnz/row 1:5', args: ['--batch', '100', '--dim', '32:256', '--nnz-row', '1:5', '--nb', '16,17,33,64,1000', ...both, ...allModes, ...spmmT] },
+    { op: 'spmm', name: 'paper case, all modes', args: ['--batch', '100', '--dim', '64', '--nnz-row', '3', '--nb', '16,64,256', ...both, ...allModes, ...spmmT] },
+    { op: 'spmm', name: 'column-major B and C', args: ['--batch', '50', '--dim', '32:128', '--nnz-row', '1:5', '--nb', '17,64', '--layout', 'col', ...both, ...spmmT] },
+    { op: 'spmm', name: 'huge batch 10000', args: ['--batch', '10000', '--dim', '64', '--nnz-row', '3', '--nb', '64', ...(backend === 'cpu' ? [] : allModes), ...spmmT] },
+    { op: 'spgemm', name: 'empty rows, empty matrix, 1×1', args: [inp.emptyRows, inp.empty, inp.one, ...both, ...spgemmT] },
+    { op: 'spgemm', name: 'rectangular A·B (200×350 · 350×90)', args: [inp.rectA, '--b', inp.rectB, ...both, ...spgemmT] },
+    { op: 'spgemm', name: 'a row whose products overflow every shared table', args: [inp.wideA, '--b', inp.wideB, ...both, ...spgemmT] },
+    { op: 'spgemm', name: 'generated: 3-D 27-point stencil, R-MAT, uniform, banded', args: [...both, ...spgemmT, '--gen', 'stencil:dims=3,n=12,points=27', 'rmat:scale=12,ef=8', 'uniform:rows=5000,nnz_row=8', 'banded:n=2000,bw=9'] },
+  ];
+}
+
+// ---- running ----
+
+function runCase(c, backend) {
+  const args = [BIN, c.op, ...c.args, '--backend', backend, '--json', '-', '--quiet'];
+  const started = Date.now();
+  const r = spawnSync(process.execPath, args, { encoding: 'utf8', maxBuffer: 1 << 30, env: { ...process.env, CI: '1' } });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const tail = (s) => (s ?? '').trim().split('\n').slice(-15).join('\n');
+  if (r.error) return { crashed: `could not run node: ${r.error.message}`, seconds };
+  if (r.status !== 0) return { crashed: `exit ${r.status ?? r.signal}\n${tail(r.stderr)}`, seconds };
+  try {
+    return { file: JSON.parse(r.stdout), seconds };
+  } catch (e) {
+    return { crashed: `stdout is not a result file (${e.message})\n${tail(r.stdout)}`, seconds };
+  }
+}
+
+function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const out = [];
+  const say = (s) => {
+    out.push(s);
+    process.stdout.write(`${s}\n`);
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'spbench-gpu-test-'));
+  let passed = 0;
+  let failed = 0;
+  let device = null;
+  try {
+    const inp = writeInputs(dir);
+    say(`spbench GPU test: backend ${opts.backend}, ${new Date().toISOString()}`);
+    for (const c of cases(inp, opts.backend).filter((x) => !opts.only || x.op === opts.only)) {
+      const r = runCase(c, opts.backend);
+      if (r.crashed) {
+        failed++;
+        say(`FAIL ${c.op}: ${c.name} (${r.seconds} s): the run did not finish: ${r.crashed}`);
+        continue;
+      }
+      if (!device && r.file.device) {
+        device = r.file.device;
+        say(`device: ${device.name} (cc ${device.cc}), CUDA ${r.file.env?.cuda?.runtime ?? '?'}, driver ${r.file.env?.cuda?.driver ?? '?'}, spbench ${r.file.spbench.commit ?? r.file.spbench.version}`);
+      }
+      const bad = [];
+      const na = [];
+      let ok = 0;
+      for (const k of r.file.cases) {
+        for (const m of k.results) {
+          if (m.status === 'ok') ok++;
+          else if (m.status === 'not_applicable') na.push(`${m.method} (${m.reason ?? 'no reason'})`);
+          else bad.push(`${k.id} ${m.method}: ${m.status.toUpperCase()} ${m.verify?.detail ?? ''} ${m.reason ?? ''}`.trim());
+        }
+      }
+      passed += ok;
+      failed += bad.length;
+      say(`${bad.length ? 'FAIL' : 'PASS'} ${c.op}: ${c.name} (${r.seconds} s): ${ok} verified, ${bad.length} failed/error, ${na.length} not applicable`);
+      for (const b of bad) say(`    ${b}`);
+      for (const n of [...new Set(na)]) say(`    n/a: ${n}`);
+    }
+  } finally {
+    if (opts.keep) say(`inputs kept in ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+  say(`${passed} passed, ${failed} failed`);
+  if (opts.log) writeFileSync(opts.log, `${out.join('\n')}\n`);
+  process.exitCode = failed > 0 ? 1 : 0;
+}
+
+main();

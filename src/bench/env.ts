@@ -1,0 +1,59 @@
+// The environment a result file records: host, spbench version and commit, command line, and
+// (from the native env line) backend, device and CUDA versions.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus, hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EnvLine } from '../native/protocol.js';
+import { RESULT_SCHEMA, type CaseResult, type ResultFile } from './result-file.js';
+
+/** The package root (where package.json lives): dist/src/bench → ../../.. */
+export const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+
+export function spbenchVersion(): string {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** HEAD of the package directory when it is a git checkout (a worktree has a .git file), else null. */
+export function gitCommit(dir = PACKAGE_DIR): string | null {
+  if (!existsSync(join(dir, '.git'))) return null;
+  try {
+    const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
+    const sha = out.trim();
+    return /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+  } catch {
+    return null; // git missing or not a repository: the commit is unknown, not an error
+  }
+}
+
+export function hostInfo(): ResultFile['host'] {
+  const list = cpus();
+  return {
+    hostname: hostname(),
+    platform: `${process.platform}-${process.arch}`,
+    cpus: list.length ? `${list.length} × ${list[0].model.trim()}` : 'unknown',
+    node: process.version,
+  };
+}
+
+/** The command line as the user typed it (program name plus arguments). */
+export function commandLine(argv = process.argv): string[] {
+  return ['spbench', ...argv.slice(2)];
+}
+
+export function assembleResultFile(opts: { backend: 'cpu' | 'cuda'; env: EnvLine | null; cases: CaseResult[]; argv?: string[] }): ResultFile {
+  return {
+    schema: RESULT_SCHEMA,
+    created: new Date().toISOString(),
+    spbench: { version: spbenchVersion(), commit: gitCommit() },
+    command: commandLine(opts.argv),
+    host: hostInfo(),
+    backend: opts.backend,
+    // the native side runs on the first device it lists
+    device: opts.backend === 'cuda' ? (opts.env?.devices[0] ?? null) : null,
+    env: opts.env,
+    cases: opts.cases,
+  };
+}

@@ -1,0 +1,132 @@
+// What the table and plain renderers both show, decided once: row order, status words, the
+// comparison with the fastest peer, the case header and number formats.
+import type { CaseResult, MethodResult, ResultFile } from './result-file.js';
+
+const STATUS_ORDER: Record<MethodResult['status'], number> = { ok: 0, failed: 1, error: 2, not_applicable: 3 };
+
+/** Fastest first; methods without a speed (failed, error, not applicable) after them. */
+export function orderResults(results: readonly MethodResult[]): MethodResult[] {
+  return [...results].sort((a, b) => {
+    const s = STATUS_ORDER[a.status] - STATUS_ORDER[b.status];
+    if (s !== 0) return s;
+    return (a.median_ms ?? Infinity) - (b.median_ms ?? Infinity) || a.method.localeCompare(b.method);
+  });
+}
+
+export function hasSpeed(r: MethodResult): r is MethodResult & { median_ms: number } {
+  return r.status === 'ok' && r.median_ms !== null;
+}
+
+/** The fastest verified method of the "peer" family (cuSPARSE, cuBLAS, ...), if any. */
+export function fastestPeer(results: readonly MethodResult[]): (MethodResult & { median_ms: number }) | null {
+  let best: (MethodResult & { median_ms: number }) | null = null;
+  for (const r of results) if (r.family === 'peer' && hasSpeed(r) && (!best || r.median_ms < best.median_ms)) best = r;
+  return best;
+}
+
+/** How many times faster than the fastest peer (> 1 is faster); null without a speed or a peer. */
+export function speedupVsPeer(r: MethodResult, peer: MethodResult | null): number | null {
+  if (!peer || !hasSpeed(r) || peer.median_ms === null || r.median_ms <= 0) return null;
+  return peer.median_ms / r.median_ms;
+}
+
+export function statusText(r: MethodResult): string {
+  switch (r.status) {
+    case 'ok':
+      return r.verify.checked && r.verify.passed ? 'verified ✓' : 'ok (unverified)';
+    case 'failed':
+      return 'FAILED';
+    case 'error':
+      return 'ERROR';
+    case 'not_applicable':
+      return 'n/a';
+  }
+}
+
+/** Why a method has no figures: the verification detail for failures, the reason otherwise. */
+export function reasonText(r: MethodResult): string {
+  if (r.status === 'failed') {
+    const err = r.verify.max_rel_err === null ? '' : `error ${fmtSci(r.verify.max_rel_err)} > tol ${fmtSci(r.verify.tol)}`;
+    return [r.verify.detail, r.reason, err].filter((s) => s).join('; ') || 'verification failed';
+  }
+  if (r.status === 'ok' && !r.verify.checked) return r.reason ?? 'no reference available';
+  return r.reason ?? '';
+}
+
+export function backendText(file: Pick<ResultFile, 'backend' | 'device' | 'env'>): string {
+  if (file.backend === 'cpu') {
+    const threads = file.env?.threads ? `, ${file.env.threads} threads` : '';
+    return `CPU backend — not GPU figures (reference C++${threads})`;
+  }
+  const d = file.device;
+  const cuda = file.env?.cuda ? ` · CUDA ${file.env.cuda.runtime}, driver ${file.env.cuda.driver}` : '';
+  return d ? `GPU ${d.name} (cc ${d.cc}, ${d.sms} SMs)${cuda}` : `GPU (device unknown)${cuda}`;
+}
+
+function distinct(xs: string[]): string {
+  return [...new Set(xs)].join(', ');
+}
+
+/** One line that says what the figures of a case mean: backend, timed region, layout, tolerance. */
+export function caseHeader(c: CaseResult, file: Pick<ResultFile, 'backend' | 'device' | 'env'>): string {
+  const parts = [backendText(file)];
+  const regions = distinct(c.results.map((r) => r.timed_region));
+  if (c.op === 'spmm') {
+    parts.push(`mode ${String(c.params.mode ?? 'kernel')} (timed: ${regions})`);
+    parts.push(`B, C ${c.params.layout === 'col' ? 'column' : 'row'}-major`);
+  } else {
+    parts.push(`timed: ${regions}${regions.includes('whole') ? ', allocation of C included' : ''}`);
+  }
+  const checked = c.results.filter((r) => r.verify.checked);
+  if (checked.length) {
+    parts.push(`verified vs ${distinct(checked.map((r) => r.verify.reference))}, tol ${distinct(checked.map((r) => fmtSci(r.verify.tol)))} (normalized error)`);
+  }
+  return parts.join(' · ');
+}
+
+// ---- number formats (3 significant digits keep columns narrow and honest about precision) ----
+
+export function fmtSig(x: number): string {
+  if (x === 0) return '0';
+  if (Math.abs(x) >= 1000) return Math.round(x).toString();
+  return Number(x.toPrecision(3)).toString();
+}
+
+export function fmtSci(x: number): string {
+  return x === 0 ? '0' : x.toExponential(1);
+}
+
+export function fmtUs(ms: number | null): string {
+  return ms === null ? '' : fmtSig(ms * 1000);
+}
+
+export function fmtSpreadUs(r: MethodResult): string {
+  if (!hasSpeed(r) || r.q1_ms === null || r.q3_ms === null) return '';
+  return `${fmtSig(r.q1_ms * 1000)}–${fmtSig(r.q3_ms * 1000)}`;
+}
+
+export function fmtRate(x: number | null): string {
+  return x === null ? '' : fmtSig(x);
+}
+
+export function fmtBytes(n: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return i === 0 ? `${n} B` : `${fmtSig(v)} ${units[i]}`;
+}
+
+export function fmtRatio(x: number | null): string {
+  return x === null ? '' : `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}×`;
+}
+
+export function fmtDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
+}

@@ -1,0 +1,86 @@
+// Carries out an SpgemmRequest: one native run per (input, precision), C = A·A or A·B.
+import { join } from 'node:path';
+import type { CsrMatrix } from '../matrix/types.js';
+import { RuntimeFailure, UserError } from '../util/errors.js';
+import type { SpgemmRequest } from './api.js';
+import { realDeps, type BenchDeps } from './deps.js';
+import { assembleResultFile } from './env.js';
+import { describeMatrices, invokeNative, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
+import type { CaseResult, ResultFile } from './result-file.js';
+import { planSpgemm, sourceName, type SpgemmCasePlan, type SpgemmSource } from './spgemm-plan.js';
+import { toMethodResult } from './stats.js';
+
+async function loadA(d: BenchDeps, s: SpgemmSource, seed: number): Promise<CsrMatrix> {
+  return s.kind === 'file' ? d.loadMatrix(s.path) : d.generateMatrix(s.spec, seed);
+}
+
+export function checkShapes(aName: string, a: CsrMatrix, bName: string | undefined, b: CsrMatrix): void {
+  if (bName === undefined && a.rows !== a.cols) {
+    throw new UserError(`${aName}: A·A needs a square matrix, but it is ${a.rows}×${a.cols} (give the second operand with --b)`);
+  }
+  if (a.cols !== b.rows) {
+    throw new UserError(`--b: ${aName} is ${a.rows}×${a.cols} and ${bName} is ${b.rows}×${b.cols}; A·B needs A's columns (${a.cols}) to equal B's rows (${b.rows})`);
+  }
+}
+
+function spgemmInput(a: CsrMatrix, b: CsrMatrix, plan: SpgemmCasePlan): CaseResult['input'] {
+  const da = describeMatrices([a]);
+  const input: CaseResult['input'] = {
+    source: plan.source.kind === 'file' ? plan.source.path : `gen ${plan.source.spec}`,
+    a_rows: a.rows, a_cols: a.cols, a_nnz: da.nnz,
+  };
+  if (plan.b) {
+    input.b_source = plan.b;
+    input.b_rows = b.rows;
+    input.b_cols = b.cols;
+    input.b_nnz = describeMatrices([b]).nnz;
+  }
+  return input;
+}
+
+export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: BenchDeps): Promise<ResultFile> {
+  const d = deps ?? (await realDeps());
+  const plans = planSpgemm(req);
+  if (plans.length === 0) throw new UserError('spgemm: give at least one matrix file or --gen SPEC');
+  const chosen = await d.chooseBackend(req.backend, 'spgemm');
+  sink.log(`backend: ${chosen.backend} (${chosen.reason})`);
+  const exe = await d.ensureExecutable(chosen.backend === 'cpu' ? 'cpu' : 'spgemm-cuda', { log: (s) => sink.log(s) });
+  const progress = new ProgressTracker(plans.length, sink);
+  let env: ResultFile['env'] = null;
+  const cases: CaseResult[] = [];
+  const bMatrix = req.b ? await d.loadMatrix(req.b) : null;
+
+  await withTempDir(async (dir) => {
+    let current = null as { key: string; a: CsrMatrix } | null; // plans are ordered by source
+    let n = 0;
+    for (const plan of plans) {
+      progress.report(plan.label);
+      const key = sourceName(plan.source);
+      if (current?.key !== key) current = { key, a: await loadA(d, plan.source, req.seed) };
+      const a = current.a;
+      const b = bMatrix ?? a;
+      checkShapes(key, a, req.b, b);
+      const aPath = join(dir, `a-${n}.spb`);
+      await d.writeSpb(aPath, [a], { valueType: plan.precision });
+      const args = ['spgemm', '--a', aPath];
+      if (bMatrix) {
+        const bPath = join(dir, `b-${n}.spb`);
+        await d.writeSpb(bPath, [bMatrix], { valueType: plan.precision });
+        args.push('--b', bPath);
+      }
+      n++;
+      args.push('--precision', plan.precision, '--methods', req.methods === 'all' ? 'all' : req.methods.join(','),
+        '--warmup', String(req.warmup), '--samples', String(req.samples));
+      if (req.breakdown) args.push('--breakdown');
+      if (req.explain) args.push('--explain');
+      const out = await invokeNative(d, exe, args, 'spgemm', sink, plan.label);
+      env ??= out.env;
+      if (out.results.length === 0) throw new RuntimeFailure(`native spgemm printed no result for case ${plan.id}`);
+      const c: CaseResult = { id: plan.id, op: 'spgemm', label: plan.label, params: plan.params, input: spgemmInput(a, b, plan), results: out.results.map(toMethodResult) };
+      cases.push(c);
+      sink.caseDone(c);
+      progress.advance(1, plan.label);
+    }
+  });
+  return assembleResultFile({ backend: chosen.backend, env, cases });
+}

@@ -1,0 +1,96 @@
+// Carries out an SpmmRequest: backend, executable, input batches (.spb in a temporary directory),
+// one native run per (input, precision, mode) sweeping n_B, and the result file.
+import { join } from 'node:path';
+import type { CsrMatrix } from '../matrix/types.js';
+import type { ResultLine } from '../native/protocol.js';
+import { RuntimeFailure, UserError } from '../util/errors.js';
+import type { SpmmRequest } from './api.js';
+import { realDeps, type BenchDeps } from './deps.js';
+import { assembleResultFile } from './env.js';
+import { describeMatrices, invokeNative, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
+import type { CaseResult, ResultFile } from './result-file.js';
+import { countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
+import { toMethodResult } from './stats.js';
+
+/** Timing on a GPU needs enough samples for a median and a significance test in compare. */
+export const GPU_MIN_SAMPLES = 20;
+
+export function checkGpuSamples(backend: 'cpu' | 'cuda', samples: number): void {
+  if (backend === 'cuda' && samples < GPU_MIN_SAMPLES) {
+    throw new UserError(`--samples: '${samples}' is below ${GPU_MIN_SAMPLES}, the minimum on the GPU backend`);
+  }
+}
+
+async function loadSource(deps: BenchDeps, s: SpmmSource, seed: number): Promise<CsrMatrix[]> {
+  if (s.kind === 'generated') {
+    return deps.generateBatch({ batch: s.batch, dim: deps.parseRange(s.dim, '--dim'), nnzRow: deps.parseRange(s.nnzRow, '--nnz-row'), seed });
+  }
+  const mats: CsrMatrix[] = [];
+  for (const p of s.paths) mats.push(...(await deps.loadBatch(p)).matrices);
+  if (mats.length === 0) throw new UserError(`--matrices: no matrices found in ${s.paths.join(', ')}`);
+  return mats;
+}
+
+/** Sorts the result lines of one native run into its cases (one per n_B). */
+export function groupSpmmResults(run: SpmmRunPlan, lines: ResultLine[], input: CaseResult['input'], extraParams: CaseResult['params'] = {}): CaseResult[] {
+  const byNb = new Map<number, CaseResult>();
+  for (const c of run.cases) byNb.set(c.nb, { id: c.id, op: 'spmm', label: c.label, params: { ...c.params, ...extraParams }, input, results: [] });
+  for (const l of lines) {
+    const nb = l.params.nb;
+    const target = typeof nb === 'number' ? byNb.get(nb) : undefined;
+    if (!target) throw new RuntimeFailure(`native spmm printed a result for nb=${String(nb)} (method ${l.method}), which was not requested (${run.nb.join(',')})`);
+    target.results.push(toMethodResult(l));
+  }
+  const cases = [...byNb.values()];
+  const empty = cases.find((c) => c.results.length === 0);
+  if (empty) throw new RuntimeFailure(`native spmm printed no result for case ${empty.id}`);
+  return cases;
+}
+
+export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDeps): Promise<ResultFile> {
+  const d = deps ?? (await realDeps());
+  const runs = planSpmm(req);
+  const chosen = await d.chooseBackend(req.backend, 'spmm');
+  sink.log(`backend: ${chosen.backend} (${chosen.reason})`);
+  checkGpuSamples(chosen.backend, req.samples);
+  const exe = await d.ensureExecutable(chosen.backend === 'cpu' ? 'cpu' : 'spmm-cuda', { log: (s) => sink.log(s) });
+  const progress = new ProgressTracker(countCases(runs), sink);
+  let env: ResultFile['env'] = null;
+  const cases: CaseResult[] = [];
+
+  await withTempDir(async (dir) => {
+    const loaded = new Map<string, CsrMatrix[]>(); // inputKey → matrices, reused across precisions/modes
+    const written = new Map<string, string>(); // inputKey/precision → .spb path
+    for (const run of runs) {
+      const label = run.cases[0].label.replace(/ · nB \d+/, ` · nB ${run.nb.join(',')}`);
+      progress.report(label);
+      let mats = loaded.get(run.inputKey);
+      if (!mats) {
+        loaded.clear(); // runs are ordered by input: an input is never needed again once the key changes
+        mats = await loadSource(d, run.source, req.seed);
+        loaded.set(run.inputKey, mats);
+      }
+      const spbKey = `${run.inputKey}/${run.precision}`;
+      let spb = written.get(spbKey);
+      if (!spb) {
+        spb = join(dir, `input-${written.size}.spb`);
+        await d.writeSpb(spb, mats, { valueType: run.precision });
+        written.set(spbKey, spb);
+      }
+      const args = [
+        'spmm', '--input', spb, '--nb', run.nb.join(','), '--precision', run.precision,
+        '--methods', req.methods === 'all' ? 'all' : req.methods.join(','), '--mode', run.mode,
+        '--warmup', String(req.warmup), '--samples', String(req.samples), '--layout', run.layout, '--seed', String(req.seed),
+      ];
+      const out = await invokeNative(d, exe, args, 'spmm', sink, label);
+      env ??= out.env;
+      const extra: CaseResult['params'] = run.source.kind === 'files' ? { batch: mats.length } : {};
+      for (const c of groupSpmmResults(run, out.results, describeMatrices(mats), extra)) {
+        cases.push(c);
+        sink.caseDone(c);
+      }
+      progress.advance(run.cases.length, label);
+    }
+  });
+  return assembleResultFile({ backend: chosen.backend, env, cases });
+}

@@ -1,0 +1,89 @@
+// Parse cache: a .mtx file is parsed once and kept as .spb (float64 values) under
+// $SPBENCH_CACHE_DIR, $XDG_CACHE_HOME/spbench or ~/.cache/spbench, in matrices/.
+//
+// Key = absolute path + size + mtime + SHA-256 of the first and last MiB. Why not a hash of the
+// whole file: hashing a multi-GB file costs about as much as loading the cached copy, and size +
+// mtime already change on every ordinary edit; the sampled content catches edits that keep size
+// and mtime (copies with preserved times, tools that restore mtime) as long as they touch the
+// header, the size line or the tail — which any change of dimensions or entry count does.
+import { createHash } from 'node:crypto';
+import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readSpb, writeSpb } from './binary.js';
+import { readMtx, type ReadMtxOptions } from './mtx-read.js';
+import type { CsrMatrix } from './types.js';
+
+const SAMPLE = 1 << 20;
+
+export function cacheRoot(): string {
+  if (process.env.SPBENCH_CACHE_DIR) return resolve(process.env.SPBENCH_CACHE_DIR);
+  if (process.env.XDG_CACHE_HOME) return join(resolve(process.env.XDG_CACHE_HOME), 'spbench');
+  return join(homedir(), '.cache', 'spbench');
+}
+
+export function matrixCacheDir(): string {
+  return join(cacheRoot(), 'matrices');
+}
+
+/** Cache file name: a per-path prefix (to find stale entries) and the content key. */
+export async function cacheEntryName(path: string): Promise<{ prefix: string; name: string }> {
+  const abs = resolve(path);
+  const st = await stat(abs);
+  const h = createHash('sha256');
+  h.update(`spbench-mtx-cache/1\0${abs}\0${st.size}\0${st.mtimeMs}\0`);
+  const fh = await open(abs, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(SAMPLE, st.size));
+    await fh.read(head, 0, head.length, 0);
+    h.update(head);
+    if (st.size > SAMPLE) {
+      const tailLen = Math.min(SAMPLE, st.size - SAMPLE);
+      const tail = Buffer.alloc(tailLen);
+      await fh.read(tail, 0, tailLen, st.size - tailLen);
+      h.update(tail);
+    }
+  } finally {
+    await fh.close();
+  }
+  const prefix = createHash('sha256').update(abs).digest('hex').slice(0, 16);
+  return { prefix, name: `${prefix}-${h.digest('hex').slice(0, 32)}.spb` };
+}
+
+export interface CachedReadResult {
+  matrix: CsrMatrix;
+  fromCache: boolean;
+}
+
+/** Reads a .mtx through the cache; cache trouble (unwritable, corrupt) falls back to parsing. */
+export async function readMtxCached(path: string, opts: ReadMtxOptions & { log?: (s: string) => void } = {}): Promise<CachedReadResult> {
+  const dir = matrixCacheDir();
+  let entry: { prefix: string; name: string } | undefined;
+  try {
+    entry = await cacheEntryName(path);
+    const cached = join(dir, entry.name);
+    const { matrices } = await readSpb(cached);
+    if (matrices.length === 1) return { matrix: matrices[0], fromCache: true };
+  } catch {
+    // missing or unreadable cache entry (or missing input, which readMtx reports properly)
+  }
+  const { matrix } = await readMtx(path, opts);
+  if (entry) {
+    try {
+      await mkdir(dir, { recursive: true });
+      const nnz = matrix.rowPtr[matrix.rows];
+      await writeSpb(join(dir, entry.name), [matrix], { valueType: 'f64', indexWidth: nnz > 0x7fffffff ? 8 : 4 });
+      await removeStale(dir, entry);
+    } catch (err) {
+      opts.log?.(`spbench: could not write the matrix cache in ${dir}: ${(err as Error).message}`);
+    }
+  }
+  return { matrix, fromCache: false };
+}
+
+/** Drops earlier cache entries of the same path (the file changed since). */
+async function removeStale(dir: string, entry: { prefix: string; name: string }): Promise<void> {
+  for (const f of await readdir(dir)) {
+    if (f.startsWith(`${entry.prefix}-`) && f.endsWith('.spb') && f !== entry.name) await rm(join(dir, f), { force: true });
+  }
+}

@@ -1,0 +1,149 @@
+// CSR building blocks shared by the readers and converters: COO triplets → canonical CSR
+// (rows bucketed by a stable counting sort, columns sorted within each row, duplicates summed),
+// transpose, equality and symmetry checks.
+import type { CooMatrix, CsrMatrix } from './types.js';
+
+const INT32_MAX = 0x7fffffff;
+
+/** Row pointer array of the right width: Int32Array while nnz fits, Float64Array beyond. */
+export function newRowPtr(rows: number, nnz: number): Int32Array | Float64Array {
+  return nnz > INT32_MAX ? new Float64Array(rows + 1) : new Int32Array(rows + 1);
+}
+
+/**
+ * Canonical CSR from COO. `order` says what the producer already knows about the triplets:
+ * 'row-major' (rows, then columns strictly increasing) needs no sort at all; 'col-major'
+ * (columns, then rows strictly increasing) comes out sorted from the stable row bucketing.
+ * Anything else gets a per-row sort and a duplicate-summing pass.
+ */
+export function cooToCsr(coo: CooMatrix, order: 'row-major' | 'col-major' | 'unknown' = 'unknown'): CsrMatrix {
+  const { rows, cols, nnz, rowIdx } = coo;
+  const counts = newRowPtr(rows, nnz);
+  for (let k = 0; k < nnz; k++) counts[rowIdx[k] + 1]++;
+  for (let r = 0; r < rows; r++) counts[r + 1] += counts[r];
+  if (order === 'row-major') {
+    return { rows, cols, rowPtr: counts, colIdx: coo.colIdx.slice(0, nnz), values: coo.values.slice(0, nnz) };
+  }
+  const colIdx = new Int32Array(nnz);
+  const values = new Float64Array(nnz);
+  const next = counts.slice(0, rows) as Int32Array | Float64Array;
+  const cIn = coo.colIdx, vIn = coo.values;
+  for (let k = 0; k < nnz; k++) {
+    const dst = next[rowIdx[k]]++;
+    colIdx[dst] = cIn[k];
+    values[dst] = vIn[k];
+  }
+  const m: CsrMatrix = { rows, cols, rowPtr: counts, colIdx, values };
+  if (order === 'unknown') canonicalizeRows(m);
+  return m;
+}
+
+/** Sorts each row's columns and sums duplicate columns, compacting in place. */
+export function canonicalizeRows(m: CsrMatrix): void {
+  const { rows, rowPtr, colIdx, values } = m;
+  let out = 0;
+  let start = rowPtr[0];
+  for (let r = 0; r < rows; r++) {
+    const end = rowPtr[r + 1];
+    if (!isStrictlySorted(colIdx, start, end)) sortRow(colIdx, values, start, end);
+    rowPtr[r] = out;
+    for (let k = start; k < end; k++) {
+      if (out > rowPtr[r] && colIdx[out - 1] === colIdx[k]) {
+        values[out - 1] += values[k];
+      } else {
+        colIdx[out] = colIdx[k];
+        values[out] = values[k];
+        out++;
+      }
+    }
+    start = end;
+  }
+  rowPtr[rows] = out;
+  if (out < colIdx.length) {
+    m.colIdx = colIdx.slice(0, out);
+    m.values = values.slice(0, out);
+  }
+}
+
+function isStrictlySorted(a: Int32Array, start: number, end: number): boolean {
+  for (let k = start + 1; k < end; k++) if (a[k - 1] >= a[k]) return false;
+  return true;
+}
+
+/** Stable sort of one row segment by column (insertion sort when short, keyed sort otherwise). */
+function sortRow(col: Int32Array, val: Float64Array, start: number, end: number): void {
+  const len = end - start;
+  if (len <= 24) {
+    for (let i = start + 1; i < end; i++) {
+      const c = col[i], v = val[i];
+      let j = i - 1;
+      while (j >= start && col[j] > c) {
+        col[j + 1] = col[j];
+        val[j + 1] = val[j];
+        j--;
+      }
+      col[j + 1] = c;
+      val[j + 1] = v;
+    }
+    return;
+  }
+  // key = col * len + position: exact in a double (col < 2^31, len < 2^22 keeps it under 2^53),
+  // so a plain numeric sort of the keys is a stable sort by column.
+  const order = new Int32Array(len);
+  if (len < 1 << 22) {
+    const keys = new Float64Array(len);
+    for (let i = 0; i < len; i++) keys[i] = col[start + i] * len + i;
+    keys.sort();
+    for (let i = 0; i < len; i++) order[i] = keys[i] % len;
+  } else {
+    for (let i = 0; i < len; i++) order[i] = i;
+    order.sort((a, b) => col[start + a] - col[start + b] || a - b);
+  }
+  const c2 = new Int32Array(len), v2 = new Float64Array(len);
+  for (let i = 0; i < len; i++) {
+    c2[i] = col[start + order[i]];
+    v2[i] = val[start + order[i]];
+  }
+  col.set(c2, start);
+  val.set(v2, start);
+}
+
+/** Transpose; the counting sort by column leaves the result canonical (rows visited in order). */
+export function transposeCsr(m: CsrMatrix): CsrMatrix {
+  const nnz = m.rowPtr[m.rows];
+  const rowPtr = newRowPtr(m.cols, nnz);
+  for (let k = 0; k < nnz; k++) rowPtr[m.colIdx[k] + 1]++;
+  for (let c = 0; c < m.cols; c++) rowPtr[c + 1] += rowPtr[c];
+  const next = rowPtr.slice(0, m.cols) as Int32Array | Float64Array;
+  const colIdx = new Int32Array(nnz);
+  const values = new Float64Array(nnz);
+  for (let r = 0; r < m.rows; r++) {
+    for (let k = m.rowPtr[r]; k < m.rowPtr[r + 1]; k++) {
+      const dst = next[m.colIdx[k]]++;
+      colIdx[dst] = r;
+      values[dst] = m.values[k];
+    }
+  }
+  return { rows: m.cols, cols: m.rows, rowPtr, colIdx, values };
+}
+
+/** Same shape, structure and values (Object.is on values, so NaN equals NaN and -0 differs from 0). */
+export function csrEqual(a: CsrMatrix, b: CsrMatrix): boolean {
+  if (a.rows !== b.rows || a.cols !== b.cols) return false;
+  for (let r = 0; r <= a.rows; r++) if (a.rowPtr[r] !== b.rowPtr[r]) return false;
+  const nnz = a.rowPtr[a.rows];
+  for (let k = 0; k < nnz; k++) {
+    if (a.colIdx[k] !== b.colIdx[k] || !Object.is(a.values[k], b.values[k])) return false;
+  }
+  return true;
+}
+
+/** A equals its transpose (structure and values). */
+export function isSymmetric(m: CsrMatrix): boolean {
+  return m.rows === m.cols && csrEqual(m, transposeCsr(m));
+}
+
+/** Plain object from a CSR for tests and debugging. */
+export function csrToArrays(m: CsrMatrix): { rows: number; cols: number; rowPtr: number[]; colIdx: number[]; values: number[] } {
+  return { rows: m.rows, cols: m.cols, rowPtr: Array.from(m.rowPtr), colIdx: Array.from(m.colIdx), values: Array.from(m.values) };
+}

@@ -1,0 +1,130 @@
+// Byte-level number scanning for the text readers. Decimal numbers are parsed straight from the
+// bytes; the result is always the double that Number()/parseFloat would give for the same token:
+// the fast path is taken only where one IEEE multiplication or division of two exactly
+// representable values gives the correctly rounded result (Clinger's fast path), and every other
+// token is handed to Number().
+
+const POW10: number[] = [];
+for (let i = 0, p = 1; i <= 22; i++, p *= 10) POW10.push(p);
+
+/** End of the last scanned token; -1 when the bytes at the start position were not a number. */
+export let scanEnd = 0;
+/** True when the last scanned token had a fraction or exponent (not a plain integer). */
+export let scanHadFraction = false;
+
+function isDelimiter(c: number): boolean {
+  // space, tab, CR, LF, or past the end of the buffer (undefined → NaN comparisons)
+  return c === 32 || c === 9 || c === 13 || c === 10 || c !== c || c === undefined;
+}
+
+/**
+ * Scans a decimal number (optionally inf/infinity/nan, any case) that starts at `p` and must be
+ * followed by a delimiter. Returns its value and sets `scanEnd`; `scanEnd = -1` on bad syntax.
+ */
+export function scanNumber(buf: Uint8Array, p: number): number {
+  const start = p;
+  let c = buf[p];
+  let neg = false;
+  if (c === 45) {
+    neg = true;
+    c = buf[++p];
+  } else if (c === 43) {
+    c = buf[++p];
+  }
+  let w = 0; // significant digits so far, exact while nd <= 15
+  let nd = 0;
+  let e10 = 0;
+  let exact = true;
+  let digits = false;
+  let d = c - 48;
+  while (d >= 0 && d <= 9) {
+    digits = true;
+    if (nd < 15) {
+      w = w * 10 + d;
+      if (w !== 0) nd++;
+    } else exact = false;
+    c = buf[++p];
+    d = c - 48;
+  }
+  scanHadFraction = false;
+  if (c === 46) {
+    scanHadFraction = true;
+    c = buf[++p];
+    d = c - 48;
+    while (d >= 0 && d <= 9) {
+      digits = true;
+      if (nd < 15) {
+        w = w * 10 + d;
+        if (w !== 0) nd++;
+        e10--;
+      } else exact = false;
+      c = buf[++p];
+      d = c - 48;
+    }
+  }
+  if (!digits) return scanWord(buf, start, neg ? start + 1 : p);
+  if (c === 101 || c === 69) {
+    scanHadFraction = true;
+    c = buf[++p];
+    let eneg = false;
+    if (c === 45) {
+      eneg = true;
+      c = buf[++p];
+    } else if (c === 43) {
+      c = buf[++p];
+    }
+    d = c - 48;
+    if (!(d >= 0 && d <= 9)) {
+      scanEnd = -1;
+      return NaN;
+    }
+    let ex = 0;
+    while (d >= 0 && d <= 9) {
+      if (ex < 100000) ex = ex * 10 + d;
+      c = buf[++p];
+      d = c - 48;
+    }
+    e10 += eneg ? -ex : ex;
+  }
+  if (!isDelimiter(c)) {
+    scanEnd = -1;
+    return NaN;
+  }
+  scanEnd = p;
+  let v: number;
+  if (exact && e10 >= 0 && e10 <= 22) v = w * POW10[e10];
+  else if (exact && e10 < 0 && e10 >= -22) v = w / POW10[-e10];
+  else if (w === 0 && exact) v = 0;
+  else return Number(latin1(buf, start, p));
+  return neg ? -v : v;
+}
+
+/** inf, infinity, nan (any case), as several Matrix Market writers print them. */
+function scanWord(buf: Uint8Array, start: number, p: number): number {
+  let q = p;
+  while (q < buf.length && !isDelimiter(buf[q])) q++;
+  const word = latin1(buf, p, q).toLowerCase();
+  const neg = buf[start] === 45;
+  scanHadFraction = true;
+  if (word === 'inf' || word === 'infinity') {
+    scanEnd = q;
+    return neg ? -Infinity : Infinity;
+  }
+  if (word === 'nan') {
+    scanEnd = q;
+    return NaN;
+  }
+  scanEnd = -1;
+  return NaN;
+}
+
+export function latin1(buf: Uint8Array, start: number, end: number): string {
+  return Buffer.from(buf.buffer, buf.byteOffset + start, end - start).toString('latin1');
+}
+
+/** The token starting at `p` (up to the next delimiter), shortened for error messages. */
+export function tokenAt(buf: Uint8Array, p: number): string {
+  let q = p;
+  while (q < buf.length && q - p < 40 && !isDelimiter(buf[q])) q++;
+  return latin1(buf, p, q);
+}

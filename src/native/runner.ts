@@ -1,0 +1,89 @@
+// Runs a native executable and turns its stdout into validated protocol lines. Anything unexpected
+// (cannot start, bad JSON, schema violation, crash, signal, non-zero exit, missing env/done line)
+// becomes a RuntimeFailure whose message names the problem and quotes the child's stderr tail.
+import { spawn } from 'node:child_process';
+import { basename } from 'node:path';
+import { createInterface } from 'node:readline';
+import { RuntimeFailure } from '../util/errors.js';
+import { parseNativeLine, type NativeLine } from './protocol.js';
+
+export const STDERR_TAIL_BYTES = 4096;
+
+export interface RunNativeOptions {
+  onLine?: (l: NativeLine) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Meaning of the protocol's exit codes (docs/native-protocol.md). */
+const EXIT_MEANING: Record<number, string> = {
+  2: 'bad arguments or unreadable input',
+  3: 'CUDA or runtime failure',
+  4: 'no usable GPU',
+};
+
+/** Keeps the last `max` characters of a stream. */
+export class Tail {
+  private text = '';
+  constructor(private readonly max = STDERR_TAIL_BYTES) {}
+  push(chunk: string): void {
+    this.text += chunk;
+    if (this.text.length > 2 * this.max) this.text = this.text.slice(-this.max);
+  }
+  toString(): string {
+    return this.text.length > this.max ? `…${this.text.slice(-this.max)}` : this.text;
+  }
+}
+
+/** Appends a child's stderr tail to a message (or says there was none). */
+export function withTail(message: string, tail: string, what = 'stderr'): string {
+  const t = tail.trimEnd();
+  return t ? `${message}\n--- ${what} (last ${STDERR_TAIL_BYTES} bytes) ---\n${t}` : `${message} (${what} was empty)`;
+}
+
+export function runNative(exePath: string, args: string[], opts: RunNativeOptions = {}): Promise<NativeLine[]> {
+  const name = basename(exePath);
+  const cmd = `${name} ${args.join(' ')}`.trim();
+  return new Promise((resolvePromise, reject) => {
+    const lines: NativeLine[] = [];
+    const stderr = new Tail();
+    let protocolError: string | null = null;
+    let lineNo = 0;
+    const child = spawn(exePath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => stderr.push(d));
+    const rl = createInterface({ input: child.stdout, crlfDelay: Infinity });
+    rl.on('line', (text) => {
+      lineNo++;
+      if (protocolError || text.trim() === '') return;
+      try {
+        const line = parseNativeLine(text, lineNo);
+        if (lines.length === 0 && line.type !== 'env') throw new Error(`native output line ${lineNo} is a '${line.type}' line, but the first line must be 'env'`);
+        lines.push(line);
+        opts.onLine?.(line);
+      } catch (e) {
+        protocolError = (e as Error).message;
+        child.kill('SIGTERM'); // its further output is meaningless
+      }
+    });
+    let spawnError: Error | null = null;
+    child.on('error', (e) => {
+      spawnError = e;
+    });
+    // 'close' fires after stdout/stderr ended, so every line has been seen.
+    child.on('close', (code, signal) => {
+      const tail = stderr.toString();
+      if (spawnError) return reject(new RuntimeFailure(withTail(`cannot start ${exePath}: ${spawnError.message}`, tail)));
+      if (protocolError) return reject(new RuntimeFailure(withTail(`${cmd}: printed output that spbench cannot read: ${protocolError}`, tail)));
+      if (signal) return reject(new RuntimeFailure(withTail(`${cmd}: killed by signal ${signal} (crashed or was stopped)`, tail)));
+      if (code !== 0) {
+        const meaning = EXIT_MEANING[code ?? -1];
+        return reject(new RuntimeFailure(withTail(`${cmd}: exited with status ${code}${meaning ? ` (${meaning})` : ''}`, tail)));
+      }
+      if (lines.length === 0) return reject(new RuntimeFailure(withTail(`${cmd}: printed no env line (no output at all)`, tail)));
+      if (lines[lines.length - 1].type !== 'done') {
+        return reject(new RuntimeFailure(withTail(`${cmd}: ended without a done line, so its output is incomplete`, tail)));
+      }
+      resolvePromise(lines);
+    });
+  });
+}

@@ -1,0 +1,101 @@
+// The four native executables: where their sources are, which compiler and flags build them.
+// The build hash covers every file under `hashed` (folders or files relative to cuda/), so a change
+// to any header a target may include rebuilds it.
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export type TargetName = 'cpu' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
+export const TARGETS: readonly TargetName[] = ['cpu', 'probe', 'spmm-cuda', 'spgemm-cuda'];
+
+export interface TargetSpec {
+  name: TargetName;
+  exe: string; // executable base name
+  compiler: 'g++' | 'nvcc';
+  main: string; // translation unit, relative to cuda/
+  hashed: string[]; // folders/files (relative to cuda/) whose contents enter the build hash
+  flags: string[]; // compile flags before the source (arch added separately for GPU targets)
+  libs: string[]; // link flags after the source
+  needsArch: boolean; // compiled for the probed GPU (-arch=sm_XX)
+  needsLibs: Array<'cusparse' | 'cublas'>;
+}
+
+const SPECS: Record<TargetName, TargetSpec> = {
+  cpu: {
+    name: 'cpu',
+    exe: 'spbench-cpu',
+    compiler: 'g++',
+    main: 'cpu/spbench_cpu.cpp',
+    hashed: ['common', 'cpu'],
+    // No -march=native: the cache directory may be shared between machines.
+    flags: ['-std=c++17', '-O3', '-fopenmp'],
+    libs: [],
+    needsArch: false,
+    needsLibs: [],
+  },
+  probe: {
+    name: 'probe',
+    exe: 'spbench-probe',
+    compiler: 'nvcc',
+    main: 'drivers/probe.cu',
+    hashed: ['common', 'drivers/probe.cu'],
+    // Runtime API only, no kernels: PTX for the oldest arch CUDA 13 supports runs on any newer GPU.
+    flags: ['-std=c++17', '-O2', '-arch=compute_75'],
+    libs: [],
+    needsArch: false,
+    needsLibs: [],
+  },
+  'spmm-cuda': {
+    name: 'spmm-cuda',
+    exe: 'spbench-spmm-cuda',
+    compiler: 'nvcc',
+    main: 'drivers/spmm_cuda.cu',
+    hashed: ['common', 'spmm', 'peers', 'drivers/spmm_cuda.cu'],
+    flags: ['-std=c++17', '-O3', '-lineinfo'],
+    libs: ['-lcusparse', '-lcublas'],
+    needsArch: true,
+    needsLibs: ['cusparse', 'cublas'],
+  },
+  'spgemm-cuda': {
+    name: 'spgemm-cuda',
+    exe: 'spbench-spgemm-cuda',
+    compiler: 'nvcc',
+    main: 'drivers/spgemm_cuda.cu',
+    hashed: ['common', 'spgemm', 'peers', 'drivers/spgemm_cuda.cu'],
+    flags: ['-std=c++17', '-O3', '-lineinfo'],
+    libs: ['-lcusparse'],
+    needsArch: true,
+    needsLibs: ['cusparse'],
+  },
+};
+
+export function targetSpec(name: TargetName): TargetSpec {
+  return SPECS[name];
+}
+
+export function isTargetName(s: string): s is TargetName {
+  return (TARGETS as readonly string[]).includes(s);
+}
+
+/** The GPU executable that runs an op. */
+export function gpuTargetFor(op: 'spmm' | 'spgemm'): TargetName {
+  return op === 'spmm' ? 'spmm-cuda' : 'spgemm-cuda';
+}
+
+/** cuda/ of this package (dist/src/native → ../../../cuda), or $SPBENCH_CUDA_DIR. */
+export function cudaSourceDir(): string {
+  if (process.env.SPBENCH_CUDA_DIR) return resolve(process.env.SPBENCH_CUDA_DIR);
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'cuda');
+}
+
+/** Whether this checkout has the target's main source (GPU drivers arrive in later issues). */
+export function hasSources(name: TargetName, cudaDir = cudaSourceDir()): boolean {
+  return existsSync(join(cudaDir, SPECS[name].main));
+}
+
+/** "9.0" → "sm_90". */
+export function archFlag(cc: string): string {
+  const m = /^(\d+)\.(\d+)$/.exec(cc.trim());
+  if (!m) throw new Error(`unexpected compute capability '${cc}'`);
+  return `-arch=sm_${m[1]}${m[2]}`;
+}

@@ -1,0 +1,77 @@
+// Live progress on a TTY (ink): cases done / total, current case, elapsed, ETA, and the latest
+// log lines. Imported with `await import()` only when used, so startup stays fast.
+import { Box, render, Text } from 'ink';
+import type { RunProgress } from '../bench/api.js';
+import { etaMs, type BenchSink } from '../bench/native-run.js';
+import { fmtDuration } from '../bench/present.js';
+import { explainOnce } from './plain.js';
+
+export interface ProgressState extends RunProgress {
+  logs: string[];
+}
+
+const LOG_LINES = 4;
+
+export function ProgressView(props: ProgressState) {
+  const eta = etaMs(props);
+  const width = 30;
+  const filled = props.total > 0 ? Math.round((props.done / props.total) * width) : 0;
+  return (
+    <Box flexDirection="column">
+      {props.logs.map((l, i) => (
+        <Text key={i} dimColor>
+          {l}
+        </Text>
+      ))}
+      <Text>
+        <Text color="green">{'█'.repeat(filled)}</Text>
+        <Text dimColor>{'░'.repeat(width - filled)}</Text> {props.done}/{props.total} cases · elapsed {fmtDuration(props.elapsedMs)}
+        {eta === null ? '' : ` · ETA ${fmtDuration(eta)}`}
+      </Text>
+      <Text>
+        {props.done < props.total ? 'running ' : 'finished '}
+        <Text bold>{props.label}</Text>
+      </Text>
+    </Box>
+  );
+}
+
+/** Starts the live view; `stop()` removes it so that tables can be printed in its place. */
+export function startProgress(opts: { quiet: boolean }): { sink: BenchSink; stop(): void } {
+  const start = Date.now();
+  const state: ProgressState = { done: 0, total: 0, label: 'starting', elapsedMs: 0, logs: [] };
+  const explains: string[] = [];
+  const explain = explainOnce();
+  const app = render(<ProgressView {...state} />, { patchConsole: false });
+  const draw = (): void => {
+    state.elapsedMs = Date.now() - start;
+    app.rerender(<ProgressView {...state} logs={[...state.logs]} />);
+  };
+  const timer = setInterval(draw, 1000);
+  timer.unref();
+  const sink: BenchSink = {
+    progress(p) {
+      Object.assign(state, p);
+      draw();
+    },
+    caseDone() {},
+    log(message) {
+      if (opts.quiet) return;
+      state.logs = [...state.logs, message].slice(-LOG_LINES);
+      draw();
+    },
+    explain(e) {
+      const text = explain(e);
+      if (text !== null) explains.push(text);
+    },
+  };
+  return {
+    sink,
+    stop() {
+      clearInterval(timer);
+      app.clear();
+      app.unmount();
+      for (const text of explains) process.stdout.write(`${text}\n\n`);
+    },
+  };
+}

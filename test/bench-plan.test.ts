@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { SpgemmRequest, SpmmRequest } from '../src/bench/api.js';
+import { countCases, planSpmm } from '../src/bench/spmm-plan.js';
+import { planSpgemm } from '../src/bench/spgemm-plan.js';
+
+const spmm = (over: Partial<SpmmRequest> = {}): SpmmRequest => ({
+  batch: [100], dim: ['64'], nnzRow: ['3'], nb: [64], precision: ['f32'], mode: ['kernel'], layout: 'row', methods: 'all',
+  seed: 1, warmup: 5, samples: 20, backend: 'cpu', ...over,
+});
+
+test('planSpmm: sweeps batch × dim × nnzRow × precision × mode, one run per n_B list', () => {
+  const runs = planSpmm(spmm({ batch: [50, 100], dim: ['64', '32:256'], nb: [16, 64], precision: ['f32', 'f64'], mode: ['kernel', 'graph'] }));
+  assert.equal(runs.length, 2 * 2 * 1 * 2 * 2);
+  assert.equal(countCases(runs), 32);
+  assert.ok(runs.every((r) => r.nb.join() === '16,64' && r.cases.length === 2));
+  assert.equal(runs[0].cases[0].id, 'spmm/batch=50/dim=64/nnz=3/nb=16/f32/kernel');
+  assert.equal(runs[0].cases[1].id, 'spmm/batch=50/dim=64/nnz=3/nb=64/f32/kernel');
+  assert.equal(runs[1].cases[0].id, 'spmm/batch=50/dim=64/nnz=3/nb=16/f32/graph');
+  assert.equal(runs.at(-1)!.cases.at(-1)!.id, 'spmm/batch=100/dim=32:256/nnz=3/nb=64/f64/graph');
+  const ids = runs.flatMap((r) => r.cases.map((c) => c.id));
+  assert.equal(new Set(ids).size, ids.length, 'case ids are unique');
+  // runs of the same input are adjacent, so the runner generates each batch once
+  assert.deepEqual([...new Set(runs.map((r) => r.inputKey))].length, 4);
+  assert.deepEqual(runs[0].cases[0].params, { batch: 50, dim: '64', nnz_row: '3', nb: 16, precision: 'f32', mode: 'kernel', layout: 'row', seed: 1 });
+  assert.equal(runs[0].cases[0].label, 'batch 50 · dim 64 · nnz/row 3 · nB 16 · f32 · kernel');
+});
+
+test('planSpmm: ids are stable and only column-major layout shows in them', () => {
+  assert.equal(planSpmm(spmm())[0].cases[0].id, planSpmm(spmm({ seed: 7, samples: 50 }))[0].cases[0].id);
+  assert.equal(planSpmm(spmm({ layout: 'col' }))[0].cases[0].id, 'spmm/batch=100/dim=64/nnz=3/nb=64/f32/kernel/col');
+});
+
+test('planSpmm: --matrices replaces the generated sweep and is named by basenames', () => {
+  const runs = planSpmm(spmm({ batch: [1, 2], matrices: ['/data/graphs/', '/x/extra.mtx'], nb: [1, 17] }));
+  assert.equal(runs.length, 1);
+  assert.deepEqual(runs[0].source, { kind: 'files', paths: ['/data/graphs/', '/x/extra.mtx'] });
+  assert.deepEqual(runs[0].cases.map((c) => c.id), ['spmm/matrices=graphs+extra.mtx/nb=1/f32/kernel', 'spmm/matrices=graphs+extra.mtx/nb=17/f32/kernel']);
+});
+
+const spgemm = (over: Partial<SpgemmRequest> = {}): SpgemmRequest => ({
+  inputs: [], gen: [], precision: ['f32'], methods: 'all', seed: 1, warmup: 2, samples: 10, breakdown: false, explain: false, backend: 'cpu', ...over,
+});
+
+test('planSpgemm: one case per input × precision, files before generated specs', () => {
+  const plans = planSpgemm(spgemm({ inputs: ['/m/a.mtx'], gen: ['rmat:scale=4,ef=2'], precision: ['f32', 'f64'] }));
+  assert.deepEqual(plans.map((p) => p.id), ['spgemm/a.mtx/f32', 'spgemm/a.mtx/f64', 'spgemm/rmat:scale=4,ef=2/f32', 'spgemm/rmat:scale=4,ef=2/f64']);
+  assert.equal(plans[0].label, 'a.mtx squared · f32');
+  assert.deepEqual(plans[2].source, { kind: 'gen', spec: 'rmat:scale=4,ef=2' });
+});
+
+test('planSpgemm: --b names the product in the id', () => {
+  const [p] = planSpgemm(spgemm({ inputs: ['a.mtx'], b: '/y/b.mtx' }));
+  assert.equal(p.id, 'spgemm/a.mtx*b.mtx/f32');
+  assert.equal(p.b, '/y/b.mtx');
+  assert.equal(p.params.b, 'b.mtx');
+});

@@ -1,0 +1,93 @@
+// End to end through the real CLI on the CPU backend: generated and file inputs, result files,
+// JSON on stdout. Uses the cached spbench-cpu (built on first use).
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { ResultFile } from '../src/bench/result-file.js';
+import { spbench } from './cli-helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'spbench-cli-e2e-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const FAST = ['--backend', 'cpu', '--warmup', '0', '--samples', '3'];
+
+function assertAllVerified(file: ResultFile): void {
+  assert.ok(file.cases.length > 0);
+  for (const c of file.cases) {
+    assert.ok(c.results.length > 0, `${c.id} has results`);
+    for (const r of c.results) {
+      assert.equal(r.status, 'ok', `${c.id} ${r.method}: ${r.reason ?? r.verify.detail ?? ''}`);
+      assert.ok(r.verify.checked && r.verify.passed, `${c.id} ${r.method} verified`);
+      assert.equal(r.samples_ms.length, 3);
+      assert.ok(r.median_ms !== null && r.timed_region === 'cpu-wall');
+    }
+  }
+}
+
+test('spmm --batch 4 --dim 8 --nb 3,5 --backend cpu --json out.json writes a valid, verified result file', () => {
+  const out = join(dir, 'out.json');
+  const r = spbench(['spmm', '--batch', '4', '--dim', '8', '--nb', '3,5', ...FAST, '--json', out]);
+  assert.equal(r.code, 0, r.stderr);
+  const file = ResultFile.parse(JSON.parse(readFileSync(out, 'utf8')));
+  assert.equal(file.backend, 'cpu');
+  assert.equal(file.device, null);
+  assert.equal(file.env?.backend, 'cpu');
+  assert.deepEqual(file.command.slice(0, 3), ['spbench', 'spmm', '--batch']);
+  assert.deepEqual(file.cases.map((c) => c.id), ['spmm/batch=4/dim=8/nnz=3/nb=3/f32/kernel', 'spmm/batch=4/dim=8/nnz=3/nb=5/f32/kernel']);
+  assert.deepEqual(file.cases[0].results.map((r) => r.method).sort(), ['cpu-coo', 'cpu-csr']);
+  assertAllVerified(file);
+  // plain lines (CI is set): every method, labelled as CPU figures
+  assert.match(r.stdout, /CPU backend — not GPU figures/);
+  assert.equal(r.stdout.match(/verified ✓/g)?.length, 4);
+  assert.ok(!readdirSync(dir).some((f) => f.endsWith('.tmp')), 'no temporary file left next to the output');
+});
+
+test('spgemm on a generated matrix with --json - prints only the result file', () => {
+  const r = spbench(['spgemm', '--gen', 'stencil:dims=2,n=6,points=5', ...FAST, '--precision', 'f32,f64', '--json', '-']);
+  assert.equal(r.code, 0, r.stderr);
+  const file = ResultFile.parse(JSON.parse(r.stdout));
+  assert.deepEqual(file.cases.map((c) => c.id), ['spgemm/stencil:dims=2,n=6,points=5/f32', 'spgemm/stencil:dims=2,n=6,points=5/f64']);
+  assert.equal(file.cases[0].results[0].method, 'cpu-gustavson');
+  assert.equal(file.cases[0].input.a_rows, 36);
+  assertAllVerified(file);
+});
+
+function writeMtx(path: string, rows: number, cols: number, entries: [number, number, number][]): void {
+  const body = entries.map(([i, j, v]) => `${i} ${j} ${v}`).join('\n');
+  writeFileSync(path, `%%MatrixMarket matrix coordinate real general\n${rows} ${cols} ${entries.length}\n${body}\n`);
+}
+
+test('spmm --matrices DIR: a mixed batch with empty rows and an all-zero matrix is verified', () => {
+  const batch = join(dir, 'batch');
+  mkdirSync(batch);
+  writeMtx(join(batch, 'a.mtx'), 5, 5, [[1, 1, 1.5], [1, 5, -2], [4, 2, 0.5]]); // rows 2, 3, 5 empty
+  writeMtx(join(batch, 'b.mtx'), 3, 3, []); // nnz 0
+  writeMtx(join(batch, 'c.mtx'), 1, 1, [[1, 1, 3]]);
+  const r = spbench(['spmm', '--matrices', batch, '--nb', '1,17', ...FAST, '--json', '-']);
+  assert.equal(r.code, 0, r.stderr);
+  const file = ResultFile.parse(JSON.parse(r.stdout));
+  assert.deepEqual(file.cases.map((c) => c.id), ['spmm/matrices=batch/nb=1/f32/kernel', 'spmm/matrices=batch/nb=17/f32/kernel']);
+  assert.equal(file.cases[0].params.batch, 3);
+  assert.deepEqual(file.cases[0].input, { matrices: 3, rows_min: 1, rows_max: 5, cols_max: 5, nnz: 4 });
+  assertAllVerified(file);
+});
+
+test('spgemm A·B with --b on rectangular files; a non-conformant pair is a usage error', () => {
+  const a = join(dir, 'rect-a.mtx');
+  const b = join(dir, 'rect-b.mtx');
+  writeMtx(a, 2, 3, [[1, 1, 1], [1, 3, 2], [2, 2, -1]]);
+  writeMtx(b, 3, 4, [[1, 4, 1], [2, 1, 2], [3, 4, 3]]);
+  const r = spbench(['spgemm', a, '--b', b, ...FAST, '--json', '-']);
+  assert.equal(r.code, 0, r.stderr);
+  const file = ResultFile.parse(JSON.parse(r.stdout));
+  assert.equal(file.cases[0].id, 'spgemm/rect-a.mtx*rect-b.mtx/f32');
+  assertAllVerified(file);
+  const bad = spbench(['spgemm', b, '--b', a, ...FAST]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /A·B needs A's columns \(4\) to equal B's rows \(2\)/);
+  const square = spbench(['spgemm', a, ...FAST]);
+  assert.equal(square.code, 2);
+  assert.match(square.stderr, /rect-a\.mtx: A·A needs a square matrix, but it is 2×3/);
+});

@@ -1,0 +1,54 @@
+// Option validation through the real CLI: exact messages on stderr, exit code 2, nothing on stdout.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { spbench } from './cli-helpers.js';
+
+const cases: [string[], string][] = [
+  [['spmm', '--nb', '0'], "--nb: '0' is not a positive integer"],
+  [['spmm', '--nb', '16,,32'], "--nb: '16,,32' is not a comma-separated list (empty item)"],
+  [['spmm', '--batch', 'many'], "--batch: 'many' is not a positive integer"],
+  [['spmm', '--dim', '256:32'], '--dim must be a positive integer or MIN:MAX range, got "256:32" (min 256 is greater than max 32)'],
+  [['spmm', '--nnz-row', '0'], '--nnz-row must be a positive integer or MIN:MAX range, got "0" (0 is not positive)'],
+  [['spmm', '--precision', 'f16'], "--precision: 'f16' is not one of f32, f64"],
+  [['spmm', '--mode', 'kernel,fast'], "--mode: 'fast' is not one of kernel, e2e, graph"],
+  [['spmm', '--layout', 'diag'], "--layout: 'diag' is not one of row, col"],
+  [['spmm', '--backend', 'tpu'], "--backend: 'tpu' is not one of auto, cpu, cuda"],
+  [['spmm', '--samples', '0'], "--samples: '0' is not a positive integer"],
+  [['spmm', '--warmup', '-1'], "--warmup: '-1' is not a non-negative integer"],
+  [['spmm', '--seed', '1.5'], "--seed: '1.5' is not a non-negative integer"],
+  [['spmm', '--methods', 'a,b c'], "--methods: 'b c' is not a method name (letters, digits, _ . + -)"],
+  [['spmm', '--matrices', 'x.mtx', '--dim', '32'], '--matrices: cannot be combined with --dim (the files are the batch)'],
+  [['spmm', '--json', '/no/such/dir/out.json'], "--json: directory '/no/such/dir' does not exist"],
+  [['spgemm'], 'spgemm: give at least one matrix file or --gen SPEC (e.g. --gen rmat:scale=16,ef=8)'],
+  [['spgemm', '/no/such.mtx'], "spgemm: file '/no/such.mtx' does not exist"],
+  [['spgemm', '--gen', 'stencil:dims=2,n=8,points=5', '--b', '/no/b.mtx'], "--b: file '/no/b.mtx' does not exist"],
+  [['spgemm', '--gen', 'stencil:dims=2,n=8,points=5', '--precision', 'half'], "--precision: 'half' is not one of f32, f64"],
+];
+
+for (const [args, message] of cases) {
+  test(`spbench ${args.join(' ')} → exit 2: ${message}`, () => {
+    const r = spbench(args);
+    assert.equal(r.stderr, `spbench: ${message}\n`);
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+  });
+}
+
+test('a bad --gen spec is a usage error naming the spec', () => {
+  const r = spbench(['spgemm', '--gen', 'nosuch:n=3']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /^spbench: .*nosuch/);
+});
+
+test('help of spmm and spgemm lists every option with examples', () => {
+  const spmm = spbench(['spmm', '--help']);
+  assert.equal(spmm.code, 0);
+  for (const o of ['--batch', '--dim', '--nnz-row', '--nb', '--matrices', '--precision', '--mode', '--layout', '--methods', '--seed', '--warmup', '--samples', '--backend', '--json', '--quiet', 'Examples:', 'at least 20 on the\n']) {
+    assert.ok(spmm.stdout.replace(/\s+/g, ' ').includes(o.trim().replace(/\s+/g, ' ')), `spmm help lacks ${o}`);
+  }
+  const spgemm = spbench(['spgemm', '--help']);
+  assert.equal(spgemm.code, 0);
+  for (const o of ['[files...]', '--gen', '--b', '--precision', '--methods', '--samples', '--warmup', '--breakdown', '--explain', '--backend', '--json', 'Examples:']) {
+    assert.ok(spgemm.stdout.includes(o), `spgemm help lacks ${o}`);
+  }
+});
