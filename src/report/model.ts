@@ -33,9 +33,11 @@ export type Figure = NbFigure | MatrixFigure;
 /** Parameters that name a figure's x axis or identity rather than the figure itself. */
 const NB_KEYS = new Set(['nb']);
 
+/** A short matrix name: a generator spec as written, a file by its base name. */
 export function matrixName(c: CaseResult): string {
-  const v = c.input.name ?? c.input.source ?? c.params.matrix ?? c.label;
-  return String(v);
+  const v = String(c.input.name ?? c.input.source ?? c.params.matrix ?? c.label);
+  if (v.startsWith('gen ')) return v.slice(4);
+  return /[\\/]/.test(v) && !v.includes(':') ? v.split(/[\\/]/).pop() || v : v;
 }
 
 function stableKey(params: Record<string, Param>, skip: Set<string>): string {

@@ -1,10 +1,8 @@
-// The spmm / spgemm cores that `spbench run` drives (owned by the cli module).
+// The spmm / spgemm cores that `spbench run` drives (src/bench, owned by the cli module); imported
+// lazily so that `spbench --help` stays fast.
 import type { Runners } from './run.js';
 
 export async function loadRunners(): Promise<Runners> {
-  // Computed specifiers until the cli branch (src/bench/spmm-run.ts, spgemm-run.ts) is merged.
-  const spmmPath = '../bench/spmm-run.js';
-  const spgemmPath = '../bench/spgemm-run.js';
-  const [spmm, spgemm] = (await Promise.all([import(spmmPath), import(spgemmPath)])) as [{ runSpmm: Runners['spmm'] }, { runSpgemm: Runners['spgemm'] }];
-  return { spmm: spmm.runSpmm, spgemm: spgemm.runSpgemm };
+  const [spmm, spgemm] = await Promise.all([import('../bench/spmm-run.js'), import('../bench/spgemm-run.js')]);
+  return { spmm: (req, sink) => spmm.runSpmm(req, sink), spgemm: (req, sink) => spgemm.runSpgemm(req, sink) };
 }
