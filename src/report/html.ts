@@ -1,6 +1,7 @@
 // HTML printer: one self-contained page (inline CSS and SVG, no scripts, no external references).
 import type { ResultFile } from '../bench/result-file.js';
-import { type Figure, environmentLine, fmt, memRatio, speedup, statusText } from './model.js';
+import { type Figure, environmentLine } from './model.js';
+import { figureRows } from './rows.js';
 import { figureNote } from './markdown.js';
 import { chartsFor } from './plots.js';
 import { esc } from './svg.js';
@@ -23,23 +24,8 @@ function table(header: string[], rows: string[][], firstNumeric: number): string
 }
 
 function figureHtmlTable(f: Figure): string {
-  if (f.kind === 'nb') {
-    const rows = f.methods.map((m) => [m, ...f.nbs.map((nb) => {
-      const r = f.at(m, nb);
-      return r?.status === 'ok' ? fmt(r.gflops) : statusText(r);
-    })]);
-    return table(['Method (GFLOPS)', ...f.nbs.map((nb) => `n_B=${nb}`)], rows, 1);
-  }
-  const rows: string[][] = [];
-  for (const mx of f.matrices) {
-    const b = f.baseline(mx);
-    const base = b ? f.at(b, mx) : undefined;
-    for (const m of f.methods) {
-      const r = f.at(m, mx);
-      if (r) rows.push([mx, m, statusText(r), fmt(r.median_ms), fmt(r.gflops), fmt(speedup(r, base)), fmt(r.peak_mem_bytes / 2 ** 20), fmt(memRatio(r, base))]);
-    }
-  }
-  return table(['Matrix', 'Method', 'Status', 'Median ms', 'GFLOPS', 'Speedup', 'Peak MiB', 'Memory ratio'], rows, 3);
+  const t = figureRows(f);
+  return table(t.header, t.rows, t.firstNumeric);
 }
 
 export function renderHtml(file: ResultFile, figures: Figure[]): string {

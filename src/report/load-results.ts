@@ -16,22 +16,22 @@ export function parseResultFile(obj: unknown, file: string): ResultFile {
 }
 
 export async function readResultFile(path: string): Promise<ResultFile> {
-  const text = await readJsonText(path, 'result file');
-  let obj: unknown;
-  try {
-    obj = JSON.parse(text);
-  } catch (err) {
-    throw new UserError(`${path} is not JSON: ${(err as Error).message}`);
-  }
-  return parseResultFile(obj, path);
+  return parseResultFile(await readJsonFile(path, 'result file'), path);
 }
 
-export async function readJsonText(path: string, what: string): Promise<string> {
+/** Reads and parses a JSON file; `what` ("suite file", "result file") names it in errors. */
+export async function readJsonFile(path: string, what: string): Promise<unknown> {
+  let text: string;
   try {
-    return await readFile(path, 'utf8');
+    text = await readFile(path, 'utf8');
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message;
     throw new UserError(`cannot read ${what} ${path}: ${why}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`${what} ${path} is not JSON: ${(err as Error).message}`);
   }
 }

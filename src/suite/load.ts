@@ -2,7 +2,7 @@
 // Every problem is a UserError naming the file and the JSON path, e.g.
 // "suites/x.json: cases[1].nb[0]: expected number, received string".
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { readJsonText } from '../report/load-results.js';
+import { readJsonFile } from '../report/load-results.js';
 import { describeIssues } from '../report/issues.js';
 import { UserError } from '../util/errors.js';
 import { SpgemmCase, SpmmCase, Suite, SuiteDefaults } from './schema.js';
@@ -47,12 +47,5 @@ export function parseSuite(obj: unknown, file: string): Suite {
 }
 
 export async function loadSuite(path: string): Promise<Suite> {
-  const text = await readJsonText(path, 'suite file');
-  let obj: unknown;
-  try {
-    obj = JSON.parse(text);
-  } catch (err) {
-    throw new UserError(`suite file ${path} is not JSON: ${(err as Error).message}`);
-  }
-  return parseSuite(obj, path);
+  return parseSuite(await readJsonFile(path, 'suite file'), path);
 }
