@@ -1,6 +1,7 @@
 // Live progress for `spbench run` on a TTY (ink): cases done, current case, elapsed, ETA; finished
-// cases and log lines scroll above the live line.
-import React, { useEffect, useState } from 'react';
+// cases and log lines scroll above the live line. Each event re-renders with new props
+// (app.rerender), so the last lines are on screen before unmount.
+import React from 'react';
 import { Box, Static, Text, render } from 'ink';
 import type { SuiteProgress, SuiteSink } from './run.js';
 import { duration } from './plain-sink.js';
@@ -11,25 +12,10 @@ interface Line {
   colour?: string;
 }
 
-interface Store {
-  progress: SuiteProgress | null;
-  lines: Line[];
-  listeners: Set<() => void>;
-}
-
-function View({ store }: { store: Store }) {
-  const [, setTick] = useState(0);
-  useEffect(() => {
-    const l = () => setTick((t) => t + 1);
-    store.listeners.add(l);
-    return () => {
-      store.listeners.delete(l);
-    };
-  }, [store]);
-  const p = store.progress;
+function View({ lines, progress: p }: { lines: Line[]; progress: SuiteProgress | null }) {
   return (
     <Box flexDirection="column">
-      <Static items={store.lines}>{(l) => <Text key={l.id} color={l.colour}>{l.text}</Text>}</Static>
+      <Static items={lines}>{(l) => <Text key={l.id} color={l.colour}>{l.text}</Text>}</Static>
       {p && p.current ? (
         <Box>
           <Text color="cyan">{`[${p.casesDone}/${p.casesTotal}] `}</Text>
@@ -43,17 +29,18 @@ function View({ store }: { store: Store }) {
 }
 
 export function inkSink(): SuiteSink & { close(): void } {
-  const store: Store = { progress: null, lines: [], listeners: new Set() };
-  const notify = () => store.listeners.forEach((l) => l());
+  let lines: Line[] = [];
+  let progress: SuiteProgress | null = null;
+  const app = render(<View lines={lines} progress={progress} />, { stdout: process.stderr, patchConsole: false });
+  const update = () => app.rerender(<View lines={lines} progress={progress} />);
   const add = (text: string, colour?: string) => {
-    store.lines = [...store.lines, { id: store.lines.length, text, colour }];
-    notify();
+    lines = [...lines, { id: lines.length, text, colour }];
+    update();
   };
-  const app = render(<View store={store} />, { stdout: process.stderr, patchConsole: false });
   return {
     progress(p) {
-      store.progress = p;
-      notify();
+      progress = p;
+      update();
     },
     caseDone(name, cases, ms) {
       const results = cases.flatMap((c) => c.results);
@@ -67,8 +54,8 @@ export function inkSink(): SuiteSink & { close(): void } {
       add(message, 'yellow');
     },
     close() {
-      store.progress = null;
-      notify();
+      progress = null;
+      update();
       app.unmount();
     },
   };
