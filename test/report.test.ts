@@ -163,3 +163,16 @@ test('the XML check used above rejects malformed documents', () => {
   }
   checkWellFormedXml('<?xml version="1.0"?>\n<a x="1"><!-- c --><b/>t &amp; u</a>\n');
 });
+
+test('a single-n_B figure gets the detailed table (µs, GB/s, speedup over the fastest peer) and a bar chart', () => {
+  const one = { ...file, cases: file.cases.filter((c) => c.params.nb === 128) };
+  const [t] = mdTables(renderReport(one, 'md'));
+  assert.deepEqual(t[0], ['Method', 'Family', 'Status', 'Median µs', 'GFLOPS', 'GB/s', 'Peak MiB', 'Speedup vs cublas-gemm-strided']);
+  const ours = t.find((r) => r[0] === 'batched-csr')!;
+  assert.ok(Number(ours[7]) > 1.5, `speedup ${ours[7]}`); // 6.28 µs vs 3.28 µs in the fixture
+  assert.equal(t.find((r) => r[0] === 'cublas-gemm-strided')![7], '1');
+  const svg = renderReport(one, 'svg');
+  checkWellFormedXml(svg);
+  assert.match(svg, />n_B = 128</);
+  assert.equal((svg.match(/<rect x=[^>]*fill="#0072B2"><title>/g) ?? []).length, 1);
+});

@@ -4,6 +4,14 @@ import { barChart, type Chart, lineChart } from './svg.js';
 import { type Figure, memRatio, speedup } from './model.js';
 
 export function chartsFor(f: Figure): Chart[] {
+  if (f.kind === 'nb' && f.nbs.length === 1) {
+    const nb = f.nbs[0];
+    const values = (m: string) => {
+      const r = f.at(m, nb);
+      return [r?.status === 'ok' ? r.gflops : null];
+    };
+    return [barChart({ title: f.title, subtitle: 'median over samples; × = failed, error or not applicable', yLabel: 'GFLOPS', categories: [`n_B = ${nb}`], series: f.methods.map((m) => ({ name: m, values: values(m) })) })];
+  }
   if (f.kind === 'nb') {
     const series = f.methods.map((m) => ({
       name: m,
