@@ -102,7 +102,7 @@ test('csv: one row per method × case, proper quoting, same column count everywh
 test('svg: well-formed XML with titles, axis labels, legends and log2 n_B ticks', () => {
   const svg = renderReport(file, 'svg');
   checkWellFormedXml(svg);
-  assert.equal((svg.match(/<svg /g) ?? []).length, 1 + 1 + 2 * 2); // outer + line chart + (speedup, memory) × 2 precisions
+  assert.equal((svg.match(/<svg /g) ?? []).length, 1 + 1 + 3 * 2); // outer + line chart + (GFLOPS, speedup, memory) × 2 precisions
   assert.match(svg, />n_B \(columns of B\)</);
   assert.match(svg, />GFLOPS</);
   assert.match(svg, />speedup \(×\)</);
@@ -126,7 +126,7 @@ test('html: self-contained page with inline SVG, tables and no external referenc
   assert.match(html, /^<!DOCTYPE html>/);
   assert.equal((html.match(/<section>/g) ?? []).length, 3);
   assert.equal((html.match(/<table>/g) ?? []).length, 3);
-  assert.equal((html.match(/<svg /g) ?? []).length, 5);
+  assert.equal((html.match(/<svg /g) ?? []).length, 7);
   assert.doesNotMatch(html, /\b(src|href)\s*=\s*["']?\s*(https?:)?\/\//i);
   assert.doesNotMatch(html, /<script|<link|@import|url\(/i);
   for (const svg of html.match(/<svg [\s\S]*?<\/svg>/g) ?? []) checkWellFormedXml(svg);
@@ -175,4 +175,13 @@ test('a single-n_B figure gets the detailed table (µs, GB/s, speedup over the f
   checkWellFormedXml(svg);
   assert.match(svg, />n_B = 128</);
   assert.equal((svg.match(/<rect x=[^>]*fill="#0072B2"><title>/g) ?? []).length, 1);
+});
+
+test('per-matrix figures without any peer (CPU backend) plot GFLOPS and absolute peak memory', () => {
+  const cpu = { ...file, cases: file.cases.filter((c) => c.op === 'spgemm').map((c) => ({ ...c, results: c.results.filter((r) => r.method === 'hash-spgemm').map((r) => ({ ...r, family: 'reference' as const })) })) };
+  const svg = renderReport(cpu, 'svg');
+  checkWellFormedXml(svg);
+  assert.match(svg, /SpGEMM f32: GFLOPS/);
+  assert.match(svg, />peak memory \(MiB\)</);
+  assert.doesNotMatch(svg, /speedup/);
 });

@@ -26,14 +26,25 @@ export function chartsFor(f: Figure): Chart[] {
     const b = f.baseline(mx);
     return b ? f.at(b, mx) : undefined;
   };
-  const bases = [...new Set(f.matrices.map((m) => f.baseline(m)).filter(Boolean))].join(', ') || 'none';
+  const per = (value: (m: string, mx: string) => number | null) => f.methods.map((m) => ({ name: m, values: f.matrices.map((mx) => value(m, mx)) }));
+  const ok = (m: string, mx: string) => {
+    const r = f.at(m, mx);
+    return r?.status === 'ok' ? r : undefined;
+  };
+  const gflops = barChart({ title: `${f.title}: GFLOPS`, subtitle: 'median over samples, per matrix; × = failed, error or not applicable', yLabel: 'GFLOPS', categories: f.matrices, series: per((m, mx) => ok(m, mx)?.gflops ?? null) });
+  const bases = [...new Set(f.matrices.map((m) => f.baseline(m)).filter(Boolean))].join(', ');
+  if (!bases) {
+    // Nothing to compare against (e.g. the CPU backend): absolute peak memory instead of ratios.
+    const mem = barChart({ title: `${f.title}: peak memory`, subtitle: 'per method and matrix', yLabel: 'peak memory (MiB)', categories: f.matrices, series: per((m, mx) => { const r = ok(m, mx); return r ? r.peak_mem_bytes / 2 ** 20 : null; }) });
+    return [gflops, mem];
+  }
   const speed = barChart({
     title: `${f.title}: speedup`,
     subtitle: `over ${bases} (per matrix); × = no figure`,
     yLabel: 'speedup (×)',
     categories: f.matrices,
     refLine: 1,
-    series: f.methods.map((m) => ({ name: m, values: f.matrices.map((mx) => speedup(f.at(m, mx), baseOf(mx))) })),
+    series: per((m, mx) => speedup(f.at(m, mx), baseOf(mx))),
   });
   const mem = barChart({
     title: `${f.title}: peak device memory`,
@@ -41,7 +52,7 @@ export function chartsFor(f: Figure): Chart[] {
     yLabel: 'peak memory ratio',
     categories: f.matrices,
     refLine: 1,
-    series: f.methods.map((m) => ({ name: m, values: f.matrices.map((mx) => memRatio(f.at(m, mx), baseOf(mx))) })),
+    series: per((m, mx) => memRatio(f.at(m, mx), baseOf(mx))),
   });
-  return [speed, mem];
+  return [gflops, speed, mem];
 }
