@@ -142,7 +142,7 @@ test('CLI: report writes every format atomically; bad input leaves no output fil
   const dir = tempDir();
   const src = writeJson(dir, 'results.json', file);
   for (const format of ['md', 'csv', 'html', 'svg']) {
-    const out = join(dir, `report.${format}`);
+    const out = join(dir, 'new-folder', `report.${format}`); // the folder is created
     const r = cli(['report', src, '--format', format, '-o', out]);
     assert.equal(r.code, 0, r.stderr);
     assert.ok(readFileSync(out, 'utf8').length > 200);

@@ -2,7 +2,7 @@
 // set the exit code (0 no regression, 1 regression; input errors throw UserError → 2).
 import { appendFileSync } from 'node:fs';
 import { readResultFile } from '../report/load-results.js';
-import { writeFileAtomicSync } from '../util/atomic-write.js';
+import { writeOutput } from '../report/output.js';
 import { UserError } from '../util/errors.js';
 import { compareResults } from './compare.js';
 import { renderCompareMarkdown, renderJunit, renderTerminal, warningLines } from './render.js';
@@ -31,10 +31,10 @@ export async function compareCommand(basePath: string, newPath: string, opts: Co
   process.stdout.write(await renderTerminal(report));
   if (opts.markdown !== undefined && opts.markdown !== false) {
     const md = renderCompareMarkdown(report);
-    if (typeof opts.markdown === 'string') writeFileAtomicSync(opts.markdown, md);
+    if (typeof opts.markdown === 'string') writeOutput(opts.markdown, md);
     else if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, md); // the job summary is appended to, by design
     else process.stdout.write(`\n${md}`);
   }
-  if (opts.junit) writeFileAtomicSync(opts.junit, renderJunit(report));
+  if (opts.junit) writeOutput(opts.junit, renderJunit(report));
   process.exitCode = report.exitCode;
 }

@@ -1,5 +1,5 @@
 // Glue for `spbench report`: read, render, write atomically (or print).
-import { writeFileAtomicSync } from '../util/atomic-write.js';
+import { writeOutput } from './output.js';
 import { parseFormat, renderReport } from './index.js';
 import { readResultFile } from './load-results.js';
 
@@ -7,6 +7,6 @@ export async function reportCommand(path: string, opts: { format: string; output
   const format = parseFormat(opts.format);
   const file = await readResultFile(path);
   const text = renderReport(file, format, { baseline: opts.baseline });
-  if (opts.output) writeFileAtomicSync(opts.output, text);
+  if (opts.output) writeOutput(opts.output, text);
   else process.stdout.write(text);
 }

@@ -2,7 +2,7 @@
 // run, write the result file atomically, then fail if any case failed.
 import type { BackendChoice } from '../bench/api.js';
 import { renderReport } from '../report/index.js';
-import { writeFileAtomicSync } from '../util/atomic-write.js';
+import { writeOutput } from '../report/output.js';
 import { loadSuite } from './load.js';
 import { plainSink } from './plain-sink.js';
 import { describeCase } from './requests.js';
@@ -38,7 +38,7 @@ export async function runSuiteCommand(suitePath: string, opts: RunCommandOptions
   for (const w of outcome.warnings) process.stderr.write(`spbench: warning: ${w}\n`);
   if (outcome.file) {
     if (opts.json) {
-      writeFileAtomicSync(opts.json, `${JSON.stringify(outcome.file, null, 1)}\n`);
+      writeOutput(opts.json, `${JSON.stringify(outcome.file, null, 1)}\n`);
       process.stderr.write(`wrote ${outcome.file.cases.length} case(s) of suite "${suite.name}" to ${opts.json}\n`);
     } else {
       process.stdout.write(renderReport(outcome.file, 'md'));
