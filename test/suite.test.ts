@@ -191,3 +191,14 @@ test('CLI: run --validate lists the cases; a bad suite exits 2 naming the field'
   assert.equal(notJson.code, 2);
   assert.match(notJson.stderr, /suite file .*nj\.json is not JSON/);
 });
+
+test('merging files from different backends keeps each case\'s backend and warns', async () => {
+  const { mergeResultFiles } = await import('../src/suite/merge.js');
+  const c: CaseResult = { id: 'spmm/x', op: 'spmm', label: 'x', params: { nb: 1 }, input: {}, results: [] };
+  const gpu = resultFile([c]);
+  const cpu = resultFile([{ ...c, id: 'spgemm/y' }], { backend: 'cpu', device: null, env: null });
+  const { file, warnings } = mergeResultFiles([{ name: 'a', file: gpu }, { name: 'b', file: cpu }], { command: ['spbench'], created: 'now' });
+  assert.deepEqual(file.cases.map((k) => [k.id, k.params.backend, k.params.suite_case]), [['a/spmm/x', 'cuda', 'a'], ['b/spgemm/y', 'cpu', 'b']]);
+  assert.match(warnings[0], /different backends\/devices \(cuda NVIDIA H100 80GB HBM3, cpu\)/);
+  assert.equal(file.backend, 'cuda');
+});

@@ -64,8 +64,9 @@ export function renderCompareMarkdown(r: CompareReport): string {
   for (const w of r.warnings) out.push(`> [!WARNING]`, `> Environments differ, timings may not be comparable: ${w}`, '');
   out.push(`* base: \`${r.baseName}\` — ${r.baseEnv}`, `* new: \`${r.newName}\` — ${r.newEnv}`, `* ${summaryLine(r)}`, '');
   const verdict = (v: Verdict) => ICON[v];
-  if (notable.length) out.push(mdTable(header(r), notable.map((p) => row(p, verdict))), '');
-  out.push(`<details><summary>All ${r.pairs.length} pairs</summary>`, '', mdTable(header(r), r.pairs.map((p) => row(p, verdict))), '', '</details>', '');
+  const right = [false, false, true, true, true, false, true, false, false];
+  if (notable.length) out.push(mdTable(header(r), notable.map((p) => row(p, verdict)), right), '');
+  out.push(`<details><summary>All ${r.pairs.length} pairs</summary>`, '', mdTable(header(r), r.pairs.map((p) => row(p, verdict)), right), '', '</details>', '');
   return out.join('\n');
 }
 
