@@ -1,6 +1,17 @@
 #!/usr/bin/env node
-// Runs the compiled CLI (no type-checking loader at run time, so --help starts fast).
-import('../dist/src/cli/main.js').then((m) => m.main(process.argv)).catch((err) => {
-  process.stderr.write(`spbench: ${err && err.message ? err.message : String(err)}\n`);
-  process.exit(2);
-});
+// Runs the compiled CLI (no type-checking loader at run time, so --help starts fast). Where
+// node_modules is absent (the GPU machine gets Node carried in, no npm), the single-file bundle
+// built by `npm run bundle` serves instead.
+const load = () =>
+  import('../dist/src/cli/main.js').catch((err) => {
+    if (err && err.code === 'ERR_MODULE_NOT_FOUND' && /node_modules|'(commander|zod|ink|react|cli-table3|mathjs)'/.test(String(err.message))) {
+      return import('../dist/src/bundle/spbench.mjs');
+    }
+    throw err;
+  });
+load()
+  .then((m) => m.main(process.argv))
+  .catch((err) => {
+    process.stderr.write(`spbench: ${err && err.message ? err.message : String(err)}\n`);
+    process.exit(2);
+  });

@@ -63,3 +63,15 @@ test('table: spgemm shows memory relative to the fastest peer and phase breakdow
   assert.match(text, /phases \(ms\)/);
   assert.match(text, /count 0\.25, compute 1\.5/);
 });
+
+test('progress view: cases done/total, current case, elapsed and ETA', async () => {
+  const React = await import('react');
+  const { renderToString } = await import('ink');
+  const { ProgressView } = await import('../src/report/progress.js');
+  const text = renderToString(React.createElement(ProgressView, { done: 2, total: 8, label: 'batch 100 · dim 64 · nB 64 · f32 · kernel', elapsedMs: 10_000, logs: ['backend: cpu (requested)'] }));
+  assert.match(text, /2\/8 cases · elapsed 10s · ETA 30s/);
+  assert.match(text, /running batch 100 · dim 64 · nB 64 · f32 · kernel/);
+  assert.match(text, /backend: cpu \(requested\)/);
+  const start = renderToString(React.createElement(ProgressView, { done: 0, total: 3, label: 'x', elapsedMs: 500, logs: [] }));
+  assert.match(start, /0\/3 cases · elapsed 1s\n/, 'no ETA before the first case ends');
+});

@@ -37,6 +37,7 @@ function fakeDeps(opts: { backend?: 'cpu' | 'cuda'; results?: (args: string[]) =
       const nbs = args[0] === 'spmm' ? args[args.indexOf('--nb') + 1].split(',').map(Number) : [0];
       const lines: NativeLine[] = [
         ENV,
+        { type: 'progress', done: 1, total: 2, label: 'cpu-csr' },
         ...(opts.results?.(args) ??
           nbs.flatMap((nb) => ['cpu-csr', 'cpu-coo'].map((method) => resultLine({ op: args[0] as 'spmm', method, family: 'reference', timed_region: 'cpu-wall', params: { nb } })))),
         { type: 'done' },
@@ -94,6 +95,7 @@ test('runSpmm: one native run per input × precision × mode, cases grouped by n
   assert.equal(rec.cases.length, 4);
   const last = rec.progress.at(-1)!;
   assert.deepEqual([last.done, last.total], [4, 4]);
+  assert.ok(rec.progress.some((p) => p.label === 'batch 4 · dim 8 · nnz/row 3 · nB 3,5 · f64 · kernel — cpu-csr (1/2)' && p.done === 2), 'child progress refines the label');
   assert.ok(rec.logs.some((l) => l.includes('backend: cpu (test double)')));
 });
 

@@ -91,3 +91,20 @@ test('spgemm A·B with --b on rectangular files; a non-conformant pair is a usag
   assert.equal(square.code, 2);
   assert.match(square.stderr, /rect-a\.mtx: A·A needs a square matrix, but it is 2×3/);
 });
+
+test('a method that fails verification shows as FAILED without speed (fault injected into spbench-cpu)', () => {
+  const args = ['spmm', '--batch', '3', '--dim', '6', '--nb', '4', ...FAST];
+  const plain = spbench(args, { SPBENCH_NATIVE_ARGS: '--inject-fault' });
+  assert.equal(plain.code, 0, 'a failed verification is a result, not a crash');
+  const failedLine = plain.stdout.split('\n').find((l) => l.includes('cpu-csr'));
+  assert.ok(failedLine, plain.stdout);
+  assert.match(failedLine, /FAILED/);
+  assert.doesNotMatch(failedLine, /µs|GFLOPS|GB\/s/);
+  assert.match(plain.stdout, /cpu-coo\s+reference\s+verified ✓\s+median/);
+  assert.match(plain.stderr, /spmm\/batch=3\/dim=6\/nnz=3\/nb=4\/f32\/kernel cpu-csr \(failed\)/);
+  const json = spbench([...args, '--json', '-'], { SPBENCH_NATIVE_ARGS: '--inject-fault' });
+  const r = ResultFile.parse(JSON.parse(json.stdout)).cases[0].results.find((m) => m.method === 'cpu-csr')!;
+  assert.equal(r.status, 'failed');
+  assert.equal(r.verify.passed, false);
+  assert.deepEqual([r.median_ms, r.gflops, r.bandwidth_gbs], [null, null, null]);
+});

@@ -18,6 +18,7 @@ const cases: [string[], string][] = [
   [['spmm', '--seed', '1.5'], "--seed: '1.5' is not a non-negative integer"],
   [['spmm', '--methods', 'a,b c'], "--methods: 'b c' is not a method name (letters, digits, _ . + -)"],
   [['spmm', '--matrices', 'x.mtx', '--dim', '32'], '--matrices: cannot be combined with --dim (the files are the batch)'],
+  [['spmm', '--matrices', '/no/such/graphs'], "--matrices: '/no/such/graphs' does not exist"],
   [['spmm', '--json', '/no/such/dir/out.json'], "--json: directory '/no/such/dir' does not exist"],
   [['spgemm'], 'spgemm: give at least one matrix file or --gen SPEC (e.g. --gen rmat:scale=16,ef=8)'],
   [['spgemm', '/no/such.mtx'], "spgemm: file '/no/such.mtx' does not exist"],

@@ -47,6 +47,16 @@ test('every row has exactly k distinct sorted columns and values in (-1, 1)', ()
 test('nnz/row is clamped to dim (dense rows), and dim 1 works', () => {
   const [m] = generateBatch({ batch: 1, dim: fixed(4), nnzRow: fixed(9), seed: 1 });
   for (let i = 0; i < 4; i++) assert.deepEqual(rowCols(m, i), [0, 1, 2, 3]);
+  // mixed: the drawn k is clamped per matrix, so rows are dense exactly where k >= dim
+  let clamped = 0;
+  for (const m of generateBatch({ batch: 40, dim: { min: 2, max: 6 }, nnzRow: { min: 3, max: 8 }, seed: 2 })) {
+    assertCanonical(m);
+    const k = m.rowPtr[1];
+    assert.ok(k >= Math.min(3, m.rows) && k <= Math.min(8, m.rows));
+    for (let i = 0; i < m.rows; i++) assert.equal(m.rowPtr[i + 1] - m.rowPtr[i], k);
+    if (k === m.rows) clamped++;
+  }
+  assert.ok(clamped > 0);
   const [one] = generateBatch({ batch: 1, dim: fixed(1), nnzRow: fixed(1), seed: 1 });
   assert.deepEqual([one.rows, one.cols, Array.from(one.rowPtr), Array.from(one.colIdx)], [1, 1, [0, 1], [0]]);
 });
@@ -107,6 +117,12 @@ const GOLDEN_SHAPES = [
   [63, 126],
 ];
 const GOLDEN_HASH = '04a0bdd8e3b641c79e251f62b3d29c288f0693ffd3db324e21aa4f81ab252331';
+
+test('onProgress reports every matrix in order', () => {
+  const seen: string[] = [];
+  generateBatch({ batch: 3, dim: fixed(4), nnzRow: fixed(1), seed: 1, onProgress: (d, t) => seen.push(`${d}/${t}`) });
+  assert.deepEqual(seen, ['1/3', '2/3', '3/3']);
+});
 
 test('batch errors are UserErrors', () => {
   assert.throws(() => generateBatch({ batch: 0, dim: fixed(4), nnzRow: fixed(1), seed: 1 }), UserError);

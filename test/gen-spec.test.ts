@@ -148,6 +148,12 @@ test('uniform: exactly K distinct sorted columns per row, rectangular allowed', 
   for (let i = 0; i < m.rows; i++) assert.equal(m.rowPtr[i + 1] - m.rowPtr[i], 7);
   const full = generateMatrix(parseGenSpec('uniform:rows=3,cols=40,nnz_row=40'), 2);
   for (let i = 0; i < 3; i++) assert.deepEqual(rowCols(full, i), Array.from({ length: 40 }, (_, j) => j));
+  // wide rows (k > 16) use a marker array; a column range above 2^26 uses a Set, not 2^26+ markers
+  for (const text of ['uniform:rows=20,cols=60,nnz_row=30', 'uniform:rows=3,cols=100000000,nnz_row=20', 'uniform:rows=2,cols=2147483647,nnz_row=3']) {
+    const w = generateMatrix(parseGenSpec(text), 2);
+    assertCanonical(w);
+    for (let i = 0; i < w.rows; i++) assert.equal(w.rowPtr[i + 1] - w.rowPtr[i], Number(/nnz_row=(\d+)/.exec(text)![1]), text);
+  }
   const empty = generateMatrix(parseGenSpec('uniform:rows=3,nnz_row=0'), 2);
   assert.deepEqual(Array.from(empty.rowPtr), [0, 0, 0, 0]);
 });
@@ -176,5 +182,7 @@ test('golden hashes of seeded spec matrices (seed 1) are pinned', () => {
     const m = generateMatrix(parseGenSpec(text), 1);
     assert.equal(m.rowPtr[m.rows], nnz, text);
     assert.equal(hashMatrices([m]), hash, text);
+    // the spec text works as well as the parsed spec
+    assert.equal(hashMatrices([generateMatrix(text, 1)]), hash, text);
   }
 });

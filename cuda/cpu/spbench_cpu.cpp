@@ -79,6 +79,7 @@ int run(int argc, char** argv) {
     o.seed = uint64_t(a.integer("seed", 1));
     o.index_b = one_of(a, "b-fill", "random", {"random", "index"}) == "index";
     o.dump = a.has("dump-output");
+    o.fault = a.has("inject-fault");
     const std::vector<Csr> batch = read_input(input);
     if (batch.empty()) throw BadInput(input + ": the batch holds no matrices");
     emit_env(argv[0]);

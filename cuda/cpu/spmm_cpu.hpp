@@ -17,6 +17,7 @@ struct SpmmOptions {
   uint64_t seed = 1;
   bool index_b = false;  // --b-fill index: B[k][j] = (k*nb + j) % 7 - 3, small exact integers for hand-checked tests
   bool dump = false;     // --dump-output: a log line with every C (tests)
+  bool fault = false;    // --inject-fault: cpu-csr leaves the last row of each C unwritten (tests the poison check)
 };
 
 inline const std::vector<std::string>& spmm_methods() {
@@ -66,7 +67,7 @@ SpmmCase<T> make_spmm_case(const std::vector<Csr>& batch, int64_t nb, bool col_m
 
 // cpu-csr: every row of the batch is an independent task; a per-thread float64 row accumulator.
 template <typename T>
-void spmm_csr(const SpmmCase<T>& c, T* C) {
+void spmm_csr(const SpmmCase<T>& c, T* C, bool fault = false) {
   const int64_t total = c.row_start.back(), nb = c.nb;
 #pragma omp parallel
   {
@@ -76,6 +77,7 @@ void spmm_csr(const SpmmCase<T>& c, T* C) {
       const size_t i = size_t(std::upper_bound(c.row_start.begin(), c.row_start.end(), g) - c.row_start.begin() - 1);
       const MatT<T>& a = c.mats[i];
       const int64_t r = g - c.row_start[i];
+      if (fault && r == a.rows - 1) continue;
       const T* B = c.B.data() + c.b_off[i];
       std::fill(acc.begin(), acc.end(), 0.0);
       for (int32_t p = a.row_ptr[r]; p < a.row_ptr[r + 1]; ++p) {
@@ -196,7 +198,7 @@ void run_spmm_nb(const std::vector<Csr>& batch, const SpmmOptions& o, int64_t nb
       if (method == "cpu-csr") {
         res.bytes_moved = a_bytes_csr + bc_bytes;
         res.peak_mem_bytes = double(c_elems * sizeof(T) + size_t(threads()) * size_t(nb) * sizeof(double));
-        res.samples_ms = time_samples(o.common.warmup, o.common.samples, poison, [&] { spmm_csr(c, C.data()); });
+        res.samples_ms = time_samples(o.common.warmup, o.common.samples, poison, [&] { spmm_csr(c, C.data(), o.fault); });
       } else {
         CooRows coo;
         int64_t row_bytes = 0;

@@ -1,5 +1,6 @@
 // Shared by spmm-run and spgemm-run: a temporary directory for .spb inputs, one native invocation
 // with its lines sorted by kind, progress bookkeeping, and the description of an input batch.
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,19 +15,33 @@ export interface BenchSink extends RunSink {
   explain?(e: ExplainLine): void;
 }
 
-/** Runs `fn` with a fresh temporary directory that is removed afterwards, whatever happens. */
+/**
+ * Runs `fn` with a fresh temporary directory that is removed afterwards, whatever happens, also
+ * when the run is interrupted (Ctrl-C): the signal is raised again after the clean-up.
+ */
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'spbench-'));
+  const onSignal = (sig: NodeJS.Signals): void => {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
+    rmSync(dir, { recursive: true, force: true });
+    process.kill(process.pid, sig);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     return await fn(dir);
   } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
     await rm(dir, { recursive: true, force: true });
   }
 }
 
 /** Milliseconds left, extrapolated from the cases done so far; null before the first case ends. */
 export function etaMs(p: RunProgress): number | null {
-  if (p.done <= 0 || p.done >= p.total) return p.done >= p.total ? 0 : null;
+  if (p.total === 0 || p.done <= 0) return null;
+  if (p.done >= p.total) return 0;
   return (p.elapsedMs / p.done) * (p.total - p.done);
 }
 
@@ -46,23 +61,31 @@ export class ProgressTracker {
   }
 }
 
+/**
+ * Test aid: SPBENCH_NATIVE_ARGS is appended to every native command line, e.g. "--inject-fault"
+ * (spbench-cpu then writes a wrong result, docs/native-build.md), so a failure can be driven end to end.
+ */
+export function extraNativeArgs(env = process.env): string[] {
+  return (env.SPBENCH_NATIVE_ARGS ?? '').split(/\s+/).filter(Boolean);
+}
+
 export interface NativeOutput {
   env: EnvLine | null;
   results: ResultLine[];
 }
 
 /**
- * One native invocation. Child progress and log lines go to the sink as they arrive; results are
- * checked to belong to `op` (a line for another operation means a broken executable).
+ * One native invocation. Child progress lines refine the current case's label, log lines go to
+ * the sink as they arrive; results are checked to belong to `op` (another op means a broken executable).
  */
-export async function invokeNative(deps: BenchDeps, exe: string, args: string[], op: 'spmm' | 'spgemm', sink: BenchSink, label: string): Promise<NativeOutput> {
+export async function invokeNative(deps: BenchDeps, exe: string, args: string[], op: 'spmm' | 'spgemm', sink: BenchSink, progress: ProgressTracker, label: string): Promise<NativeOutput> {
   const out: NativeOutput = { env: null, results: [] };
   const onLine = (l: NativeLine): void => {
-    if (l.type === 'progress') sink.log(`${label}: ${l.label} (${l.done}/${l.total})`);
+    if (l.type === 'progress') progress.report(`${label} — ${l.label} (${l.done}/${l.total})`);
     else if (l.type === 'log') sink.log(`${l.level === 'warn' ? 'warning: ' : ''}${l.message}`);
     else if (l.type === 'explain') sink.explain?.(l);
   };
-  const lines = await deps.runNative(exe, args, { onLine });
+  const lines = await deps.runNative(exe, [...args, ...extraNativeArgs()], { onLine });
   for (const l of lines) {
     if (l.type === 'env' && !out.env) out.env = l;
     if (l.type !== 'result') continue;

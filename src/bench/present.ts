@@ -55,7 +55,8 @@ export function reasonText(r: MethodResult): string {
 
 export function backendText(file: Pick<ResultFile, 'backend' | 'device' | 'env'>): string {
   if (file.backend === 'cpu') {
-    const threads = file.env?.threads ? `, ${file.env.threads} threads` : '';
+    const n = file.env?.threads;
+    const threads = n ? `, ${n} thread${n === 1 ? '' : 's'}` : '';
     return `CPU backend — not GPU figures (reference C++${threads})`;
   }
   const d = file.device;

@@ -73,7 +73,7 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
         '--warmup', String(req.warmup), '--samples', String(req.samples));
       if (req.breakdown) args.push('--breakdown');
       if (req.explain) args.push('--explain');
-      const out = await invokeNative(d, exe, args, 'spgemm', sink, plan.label);
+      const out = await invokeNative(d, exe, args, 'spgemm', sink, progress, plan.label);
       env ??= out.env;
       if (out.results.length === 0) throw new RuntimeFailure(`native spgemm printed no result for case ${plan.id}`);
       const c: CaseResult = { id: plan.id, op: 'spgemm', label: plan.label, params: plan.params, input: spgemmInput(a, b, plan), results: out.results.map(toMethodResult) };

@@ -28,6 +28,8 @@ export interface SpmmRunPlan {
   mode: TimingMode;
   layout: 'row' | 'col';
   nb: number[];
+  /** the run as a whole (all n_B values), for progress */
+  label: string;
   cases: SpmmCasePlan[];
 }
 
@@ -61,13 +63,14 @@ export function planSpmm(req: SpmmRequest): SpmmRunPlan[] {
   for (const source of sources) {
     for (const precision of req.precision) {
       for (const mode of req.mode) {
+        const label = (nb: string): string => `${sourceLabel(source)} · nB ${nb} · ${precision} · ${mode}${req.layout === 'col' ? ' · col-major' : ''}`;
         const cases = req.nb.map((nb) => ({
           id: spmmCaseId(source, nb, precision, mode, req.layout),
-          label: `${sourceLabel(source)} · nB ${nb} · ${precision} · ${mode}${req.layout === 'col' ? ' · col-major' : ''}`,
+          label: label(String(nb)),
           params: { ...sourceParams(source), nb, precision, mode, layout: req.layout, seed: req.seed },
           nb,
         }));
-        runs.push({ inputKey: sourceId(source), source, precision, mode, layout: req.layout, nb: req.nb, cases });
+        runs.push({ inputKey: sourceId(source), source, precision, mode, layout: req.layout, nb: req.nb, label: label(req.nb.join(',')), cases });
       }
     }
   }

@@ -62,7 +62,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
     const loaded = new Map<string, CsrMatrix[]>(); // inputKey → matrices, reused across precisions/modes
     const written = new Map<string, string>(); // inputKey/precision → .spb path
     for (const run of runs) {
-      const label = run.cases[0].label.replace(/ · nB \d+/, ` · nB ${run.nb.join(',')}`);
+      const label = run.label;
       progress.report(label);
       let mats = loaded.get(run.inputKey);
       if (!mats) {
@@ -82,7 +82,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
         '--methods', req.methods === 'all' ? 'all' : req.methods.join(','), '--mode', run.mode,
         '--warmup', String(req.warmup), '--samples', String(req.samples), '--layout', run.layout, '--seed', String(req.seed),
       ];
-      const out = await invokeNative(d, exe, args, 'spmm', sink, label);
+      const out = await invokeNative(d, exe, args, 'spmm', sink, progress, label);
       env ??= out.env;
       const extra: CaseResult['params'] = run.source.kind === 'files' ? { batch: mats.length } : {};
       for (const c of groupSpmmResults(run, out.results, describeMatrices(mats), extra)) {

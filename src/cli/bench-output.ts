@@ -21,8 +21,14 @@ export function checkJsonTarget(json: string | undefined): void {
   if (existsSync(json) && statSync(json).isDirectory()) throw new UserError(`--json: '${json}' is a directory`);
 }
 
+/** CI set to anything but "", "0" or "false" means a log, not a person, reads the output. */
+export function inCi(env = process.env): boolean {
+  const v = (env.CI ?? '').trim().toLowerCase();
+  return v !== '' && v !== '0' && v !== 'false';
+}
+
 export function useTty(json: string | undefined): boolean {
-  return Boolean(process.stdout.isTTY) && !process.env.CI && json !== '-';
+  return Boolean(process.stdout.isTTY) && !inCi() && json !== '-';
 }
 
 export async function runWithOutput(opts: OutputOptions, exec: (sink: BenchSink) => Promise<ResultFile>): Promise<void> {

@@ -2,8 +2,10 @@
 // numbers are parsed from the
 // bytes (number-scan.ts), entries go into typed COO arrays and end up as canonical CSR.
 // Symmetric, skew-symmetric and hermitian (real) files are expanded; the diagonal is not doubled.
+import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { UserError } from '../util/errors.js';
-import { cooToCsr } from './csr.js';
+import { cooToCsr, uninitFloat64, uninitInt32 } from './csr.js';
 import { readLineChunks } from './line-chunks.js';
 import { latin1, scanEnd, scanHadFraction, scanNumber, tokenAt } from './number-scan.js';
 import type { CsrMatrix, MtxField, MtxFormat, MtxHeader, MtxSymmetry } from './types.js';
@@ -11,6 +13,10 @@ import type { CsrMatrix, MtxField, MtxFormat, MtxHeader, MtxSymmetry } from './t
 export interface ReadMtxOptions {
   /** Bytes read per chunk (tests use tiny chunks so lines straddle boundaries). */
   chunkSize?: number;
+  /** Worker threads for large coordinate files (default: CPU count, at most 4; 1 = serial). */
+  threads?: number;
+  /** Files below this size are read serially (default 16 MB). */
+  parallelMinBytes?: number;
 }
 
 export interface MtxResult {
@@ -23,6 +29,21 @@ const NL = 10;
 
 /** Reads a Matrix Market file into canonical CSR; every problem is a UserError `file:line: ...`. */
 export async function readMtx(path: string, opts: ReadMtxOptions = {}): Promise<MtxResult> {
+  const threads = opts.threads ?? Math.min(4, availableParallelism());
+  if (threads > 1 && opts.chunkSize === undefined) {
+    const size = await stat(path).then((s) => s.size, () => -1);
+    if (size >= (opts.parallelMinBytes ?? 16 << 20)) {
+      const { parallelAvailable, readMtxParallel } = await import('./mtx-parallel.js');
+      if (parallelAvailable()) {
+        const result = await readMtxParallel(path, threads);
+        if (result) return result;
+      }
+    }
+  }
+  return readMtxSerial(path, opts);
+}
+
+async function readMtxSerial(path: string, opts: ReadMtxOptions): Promise<MtxResult> {
   let parser: MtxParser | undefined;
   await readLineChunks(path, (buf, end) => parser!.consume(buf, end), {
     chunkSize: opts.chunkSize,
@@ -39,7 +60,7 @@ const enum State {
 }
 
 /** Parses whole lines handed over by the chunk loop; keeps the COO arrays and the line count. */
-class MtxParser {
+export class MtxParser {
   private state = State.Banner;
   private line = 0;
   private header: MtxHeader = { format: 'coordinate', field: 'real', symmetry: 'general' };
@@ -48,9 +69,9 @@ class MtxParser {
   private declared = 0; // entries the size line promises
   private count = 0; // entries read so far
   private n = 0; // triplets stored (mirrors included)
-  private rowIdx = new Int32Array(0);
-  private colIdx = new Int32Array(0);
-  private values = new Float64Array(0);
+  private rowIdx: Int32Array = new Int32Array(0);
+  private colIdx: Int32Array = new Int32Array(0);
+  private values: Float64Array = new Float64Array(0);
   private rowMajor = true;
   private colMajor = true;
   private mirror = 0; // 0 general, 1 symmetric/hermitian, -1 skew-symmetric
@@ -139,7 +160,7 @@ class MtxParser {
   }
 
   private allocate(cap: number): void {
-    const r = new Int32Array(cap), c = new Int32Array(cap), v = new Float64Array(cap);
+    const r = uninitInt32(cap), c = uninitInt32(cap), v = uninitFloat64(cap);
     r.set(this.rowIdx.subarray(0, this.n));
     c.set(this.colIdx.subarray(0, this.n));
     v.set(this.values.subarray(0, this.n));
@@ -293,6 +314,27 @@ class MtxParser {
     }
     if (this.count === this.declared) this.state = State.Done;
     return p;
+  }
+
+  /** True once the banner and size line are read and entries are expected. */
+  get expectingEntries(): boolean {
+    return this.state === State.Entries;
+  }
+
+  get entriesDeclared(): number {
+    return this.declared;
+  }
+
+  /** For a parallel part: after banner and size line, read entries without the count limit. */
+  entriesOnly(): void {
+    this.declared = Number.POSITIVE_INFINITY;
+    this.state = State.Entries;
+  }
+
+  /** What a part parser collected (triplets in file order). */
+  part() {
+    const { count, n, rowIdx, colIdx, values, rowMajor, colMajor, rows, cols, header } = this;
+    return { count, n, rowIdx, colIdx, values, rowMajor, colMajor, rows, cols, header };
   }
 
   finish(): MtxResult {

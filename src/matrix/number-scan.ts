@@ -22,6 +22,48 @@ function isDelimiter(c: number): boolean {
  * followed by a delimiter. Returns its value and sets `scanEnd`; `scanEnd = -1` on bad syntax.
  */
 export function scanNumber(buf: Uint8Array, p: number): number {
+  // Fast path kept small so that it inlines into the callers' loops: sign, up to 15 significant
+  // digits with an optional fraction, then a delimiter. Anything else goes to scanSlow.
+  const start = p;
+  let c = buf[p];
+  const neg = c === 45;
+  if (neg || c === 43) c = buf[++p];
+  let w = 0;
+  let nd = 0;
+  let d = c - 48;
+  const intStart = p;
+  while (d >= 0 && d <= 9) {
+    w = w * 10 + d;
+    c = buf[++p];
+    d = c - 48;
+  }
+  nd = p - intStart;
+  let frac = 0;
+  if (c === 46) {
+    const fracStart = ++p;
+    c = buf[p];
+    d = c - 48;
+    while (d >= 0 && d <= 9) {
+      w = w * 10 + d;
+      c = buf[++p];
+      d = c - 48;
+    }
+    frac = p - fracStart;
+    nd += frac;
+  }
+  // nd counts leading zeros too, so nd <= 15 guarantees w < 10^15 (exact); frac <= 22 keeps
+  // the power of ten exact. Then one division rounds correctly.
+  if (nd > 0 && nd <= 15 && frac <= 22 && (c === 32 || c === 10 || c === 13 || c === 9)) {
+    scanHadFraction = frac > 0 || buf[p - 1] === 46;
+    scanEnd = p;
+    const v = frac === 0 ? w : w / POW10[frac];
+    return neg ? -v : v;
+  }
+  return scanSlow(buf, start);
+}
+
+/** Everything the fast path leaves: exponents, long mantissas, inf/nan, bad syntax. */
+function scanSlow(buf: Uint8Array, p: number): number {
   const start = p;
   let c = buf[p];
   let neg = false;

@@ -1,5 +1,6 @@
 // Figures about a matrix for `spbench info`: shape, nnz/row distribution, symmetry, band, and the
 // work of A·A (intermediate products, which the SpGEMM GFLOPS figure counts).
+import { transposeCsr } from './csr.js';
 import type { CsrMatrix } from './types.js';
 
 export interface Distribution {
@@ -88,31 +89,13 @@ export function distribution(xs: ArrayLike<number>): Distribution {
   return { min, max, mean, stddev: Math.sqrt(sq / n) };
 }
 
-/**
- * Compares A with its transpose. The transpose is built by a counting pass over columns; scanning
- * rows in order leaves each transposed row's columns sorted, so canonical CSR arrays compare directly.
- */
+/** Compares A with its transpose (canonical CSR on both sides, so the arrays compare directly). */
 function symmetry(m: CsrMatrix): { pattern: boolean; values: boolean } {
-  const { rows, rowPtr, colIdx, values } = m;
-  const nnz = rowPtr[rows];
-  const tPtr = new Float64Array(rows + 1);
-  for (let p = 0; p < nnz; p++) tPtr[colIdx[p] + 1]++;
-  for (let i = 0; i < rows; i++) {
-    tPtr[i + 1] += tPtr[i];
-    if (tPtr[i + 1] !== rowPtr[i + 1]) return { pattern: false, values: false };
-  }
-  const next = tPtr.slice(0, rows);
-  const tCol = new Int32Array(nnz);
-  const tVal = new Float64Array(nnz);
-  for (let i = 0; i < rows; i++) {
-    for (let p = rowPtr[i]; p < rowPtr[i + 1]; p++) {
-      const q = next[colIdx[p]]++;
-      tCol[q] = i;
-      tVal[q] = values[p];
-    }
-  }
-  for (let p = 0; p < nnz; p++) if (tCol[p] !== colIdx[p]) return { pattern: false, values: false };
-  for (let p = 0; p < nnz; p++) if (!Object.is(tVal[p], values[p])) return { pattern: true, values: false };
+  const t = transposeCsr(m);
+  const nnz = m.rowPtr[m.rows];
+  for (let i = 1; i <= m.rows; i++) if (t.rowPtr[i] !== m.rowPtr[i]) return { pattern: false, values: false };
+  for (let p = 0; p < nnz; p++) if (t.colIdx[p] !== m.colIdx[p]) return { pattern: false, values: false };
+  for (let p = 0; p < nnz; p++) if (!Object.is(t.values[p], m.values[p])) return { pattern: true, values: false };
   return { pattern: true, values: true };
 }
 
@@ -155,6 +138,7 @@ function nnzOfSquare(m: CsrMatrix): number {
 export interface BatchStats {
   count: number;
   rows: Distribution;
+  cols: Distribution;
   nnz: Distribution;
   totalNnz: number;
   nnzPerRow: Distribution;
@@ -179,6 +163,7 @@ export function batchStats(mats: CsrMatrix[]): BatchStats {
   return {
     count: mats.length,
     rows: distribution(rows),
+    cols: distribution(mats.map((m) => m.cols)),
     nnz: distribution(nnz),
     totalNnz: nnz.reduce((a, b) => a + b, 0),
     nnzPerRow: distribution(lengths),

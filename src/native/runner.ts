@@ -8,6 +8,7 @@ import { RuntimeFailure } from '../util/errors.js';
 import { parseNativeLine, type NativeLine } from './protocol.js';
 
 export const STDERR_TAIL_BYTES = 4096;
+const KILL_GRACE_MS = 2000;
 
 export interface RunNativeOptions {
   onLine?: (l: NativeLine) => void;
@@ -48,6 +49,7 @@ export function runNative(exePath: string, args: string[], opts: RunNativeOption
     const stderr = new Tail();
     let protocolError: string | null = null;
     let lineNo = 0;
+    let killTimer: NodeJS.Timeout | undefined;
     const child = spawn(exePath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: opts.env ?? process.env });
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d: string) => stderr.push(d));
@@ -62,7 +64,8 @@ export function runNative(exePath: string, args: string[], opts: RunNativeOption
         opts.onLine?.(line);
       } catch (e) {
         protocolError = (e as Error).message;
-        child.kill('SIGTERM'); // its further output is meaningless
+        // Its further output is meaningless, but give it a moment to finish writing stderr (the diagnosis).
+        killTimer = setTimeout(() => child.kill('SIGTERM'), KILL_GRACE_MS);
       }
     });
     let spawnError: Error | null = null;
@@ -71,6 +74,7 @@ export function runNative(exePath: string, args: string[], opts: RunNativeOption
     });
     // 'close' fires after stdout/stderr ended, so every line has been seen.
     child.on('close', (code, signal) => {
+      clearTimeout(killTimer);
       const tail = stderr.toString();
       if (spawnError) return reject(new RuntimeFailure(withTail(`cannot start ${exePath}: ${spawnError.message}`, tail)));
       if (protocolError) return reject(new RuntimeFailure(withTail(`${cmd}: printed output that spbench cannot read: ${protocolError}`, tail)));

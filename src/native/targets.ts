@@ -20,6 +20,21 @@ export interface TargetSpec {
   needsLibs: Array<'cusparse' | 'cublas'>;
 }
 
+/** A GPU driver: cuda/drivers/<op>_cuda.cu with its kernels (cuda/<op>/) and peers, for the probed GPU. */
+function gpuDriver(op: 'spmm' | 'spgemm', libs: Array<'cusparse' | 'cublas'>): TargetSpec {
+  return {
+    name: `${op}-cuda`,
+    exe: `spbench-${op}-cuda`,
+    compiler: 'nvcc',
+    main: `drivers/${op}_cuda.cu`,
+    hashed: ['common', op, 'peers', `drivers/${op}_cuda.cu`],
+    flags: ['-std=c++17', '-O3', '-lineinfo'],
+    libs: libs.map((l) => `-l${l}`),
+    needsArch: true,
+    needsLibs: libs,
+  };
+}
+
 const SPECS: Record<TargetName, TargetSpec> = {
   cpu: {
     name: 'cpu',
@@ -45,28 +60,8 @@ const SPECS: Record<TargetName, TargetSpec> = {
     needsArch: false,
     needsLibs: [],
   },
-  'spmm-cuda': {
-    name: 'spmm-cuda',
-    exe: 'spbench-spmm-cuda',
-    compiler: 'nvcc',
-    main: 'drivers/spmm_cuda.cu',
-    hashed: ['common', 'spmm', 'peers', 'drivers/spmm_cuda.cu'],
-    flags: ['-std=c++17', '-O3', '-lineinfo'],
-    libs: ['-lcusparse', '-lcublas'],
-    needsArch: true,
-    needsLibs: ['cusparse', 'cublas'],
-  },
-  'spgemm-cuda': {
-    name: 'spgemm-cuda',
-    exe: 'spbench-spgemm-cuda',
-    compiler: 'nvcc',
-    main: 'drivers/spgemm_cuda.cu',
-    hashed: ['common', 'spgemm', 'peers', 'drivers/spgemm_cuda.cu'],
-    flags: ['-std=c++17', '-O3', '-lineinfo'],
-    libs: ['-lcusparse'],
-    needsArch: true,
-    needsLibs: ['cusparse'],
-  },
+  'spmm-cuda': gpuDriver('spmm', ['cusparse', 'cublas']),
+  'spgemm-cuda': gpuDriver('spgemm', ['cusparse']),
 };
 
 export function targetSpec(name: TargetName): TargetSpec {

@@ -1,6 +1,6 @@
-// Live progress on a TTY (ink): cases done / total, current case, elapsed, ETA, and the latest
-// log lines. Imported with `await import()` only when used, so startup stays fast.
-import { Box, render, Text } from 'ink';
+// Live progress on a TTY (ink): cases done / total, current case, elapsed, ETA; log lines (backend
+// choice, builds) stay printed above it. Imported with `await import()` only when used, so startup stays fast.
+import { Box, render, Static, Text } from 'ink';
 import type { RunProgress } from '../bench/api.js';
 import { etaMs, type BenchSink } from '../bench/native-run.js';
 import { fmtDuration } from '../bench/present.js';
@@ -10,26 +10,26 @@ export interface ProgressState extends RunProgress {
   logs: string[];
 }
 
-const LOG_LINES = 4;
-
 export function ProgressView(props: ProgressState) {
   const eta = etaMs(props);
   const width = 30;
   const filled = props.total > 0 ? Math.round((props.done / props.total) * width) : 0;
   return (
     <Box flexDirection="column">
-      {props.logs.map((l, i) => (
-        <Text key={i} dimColor>
-          {l}
-        </Text>
-      ))}
+      <Static items={props.logs}>
+        {(l, i) => (
+          <Text key={i} dimColor>
+            {l}
+          </Text>
+        )}
+      </Static>
       <Text>
         <Text color="green">{'█'.repeat(filled)}</Text>
         <Text dimColor>{'░'.repeat(width - filled)}</Text> {props.done}/{props.total} cases · elapsed {fmtDuration(props.elapsedMs)}
         {eta === null ? '' : ` · ETA ${fmtDuration(eta)}`}
       </Text>
       <Text>
-        {props.done < props.total ? 'running ' : 'finished '}
+        {props.total === 0 ? 'preparing: ' : props.done < props.total ? 'running ' : 'finished '}
         <Text bold>{props.label}</Text>
       </Text>
     </Box>
@@ -39,7 +39,7 @@ export function ProgressView(props: ProgressState) {
 /** Starts the live view; `stop()` removes it so that tables can be printed in its place. */
 export function startProgress(opts: { quiet: boolean }): { sink: BenchSink; stop(): void } {
   const start = Date.now();
-  const state: ProgressState = { done: 0, total: 0, label: 'starting', elapsedMs: 0, logs: [] };
+  const state: ProgressState = { done: 0, total: 0, label: 'choosing the backend (and building it on first use)', elapsedMs: 0, logs: [] };
   const explains: string[] = [];
   const explain = explainOnce();
   const app = render(<ProgressView {...state} />, { patchConsole: false });
@@ -57,7 +57,7 @@ export function startProgress(opts: { quiet: boolean }): { sink: BenchSink; stop
     caseDone() {},
     log(message) {
       if (opts.quiet) return;
-      state.logs = [...state.logs, message].slice(-LOG_LINES);
+      state.logs = [...state.logs, message];
       draw();
     },
     explain(e) {

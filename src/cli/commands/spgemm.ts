@@ -3,22 +3,14 @@
 import type { Command } from 'commander';
 import { existsSync } from 'node:fs';
 import type { SpgemmRequest } from '../../bench/api.js';
-import { listOf, methodList, nonNegativeInt, oneOf, positiveInt } from '../../bench/options.js';
+import { addCommonOptions, parseCommon, type CommonBenchOptions } from '../bench-options.js';
 import { UserError } from '../../util/errors.js';
 
-export interface SpgemmOptions {
+export interface SpgemmOptions extends CommonBenchOptions {
   gen?: string[];
   b?: string;
-  precision: string;
-  methods: string;
-  seed: string;
-  warmup: string;
-  samples: string;
   breakdown?: boolean;
   explain?: boolean;
-  backend: string;
-  json?: string;
-  quiet?: boolean;
 }
 
 function checkFile(path: string, what: string): void {
@@ -36,19 +28,14 @@ export function spgemmRequest(files: string[], o: SpgemmOptions, parseGenSpec: (
     inputs: files,
     gen,
     ...(o.b !== undefined ? { b: o.b } : {}),
-    precision: listOf(o.precision, '--precision', ['f32', 'f64'] as const),
-    methods: methodList(o.methods, '--methods'),
-    seed: nonNegativeInt(o.seed, '--seed'),
-    warmup: nonNegativeInt(o.warmup, '--warmup'),
-    samples: positiveInt(o.samples, '--samples'),
     breakdown: Boolean(o.breakdown),
     explain: Boolean(o.explain),
-    backend: oneOf(o.backend, '--backend', ['auto', 'cpu', 'cuda'] as const),
+    ...parseCommon(o),
   };
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('spgemm')
     .summary('benchmark SpGEMM (C = A·A or A·B, all CSR) against cuSPARSE')
     .description(
@@ -60,16 +47,9 @@ export function register(program: Command): void {
     .argument('[files...]', 'matrix files (.mtx or .spb); each is one case')
     .option('--gen <spec...>', 'generated matrices, e.g. stencil:dims=3,n=40,points=27  rmat:scale=16,ef=8  uniform:rows=200000,nnz_row=8  banded:n=1000,bw=5')
     .option('--b <file>', 'second operand: compute A·B instead of A·A')
-    .option('--precision <f32|f64|f32,f64>', 'value precision(s)', 'f32')
-    .option('--methods <all|m1,m2>', 'methods to run (names as printed in the table)', 'all')
-    .option('--seed <n>', 'seed for generated matrices', '1')
-    .option('--warmup <n>', 'untimed runs before sampling', '2')
-    .option('--samples <n>', 'timed samples per method', '10')
     .option('--breakdown', 'time the phases too (setup/grouping, count, allocation, compute)')
-    .option('--explain', 'print the derived parameters (row groups, table sizes, block sizes)')
-    .option('--backend <auto|cpu|cuda>', 'auto uses the GPU when one (with nvcc and cuSPARSE) is usable, else the CPU backend', 'auto')
-    .option('--json <file>', 'also write the result file (schema spbench-results/1); "-" prints only the JSON to stdout')
-    .option('--quiet', 'no progress or log lines')
+    .option('--explain', 'print the derived parameters (row groups, table sizes, block sizes)');
+  addCommonOptions(cmd, { seedHelp: 'seed for generated matrices', warmup: '2', samples: '10', samplesHelp: 'timed samples per method', libs: 'cuSPARSE' })
     .addHelpText(
       'after',
       `

@@ -1,26 +1,20 @@
 // `spbench spmm`: batched SpMM of every method, verified and timed (core: src/bench/spmm-run.ts).
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import type { SpmmRequest } from '../../bench/api.js';
 import type { Range } from '../../bench/deps.js';
-import { listOf, methodList, nonNegativeInt, oneOf, positiveInt, positiveIntList, rangeList } from '../../bench/options.js';
+import { listOf, oneOf, positiveIntList, rangeList } from '../../bench/options.js';
+import { addCommonOptions, parseCommon, type CommonBenchOptions } from '../bench-options.js';
 import { UserError } from '../../util/errors.js';
 
-export interface SpmmOptions {
+export interface SpmmOptions extends CommonBenchOptions {
   batch: string;
   dim: string;
   nnzRow: string;
   nb: string;
   matrices?: string[];
-  precision: string;
   mode: string;
   layout: string;
-  methods: string;
-  seed: string;
-  warmup: string;
-  samples: string;
-  backend: string;
-  json?: string;
-  quiet?: boolean;
 }
 
 /** Validates every option (UserError naming the option and value) and builds the request. */
@@ -28,6 +22,8 @@ export function spmmRequest(o: SpmmOptions, explicit: (name: string) => boolean,
   if (o.matrices?.length) {
     const clash = ['batch', 'dim', 'nnzRow'].filter(explicit).map((n) => (n === 'nnzRow' ? '--nnz-row' : `--${n}`));
     if (clash.length) throw new UserError(`--matrices: cannot be combined with ${clash.join(', ')} (the files are the batch)`);
+    const missing = o.matrices.find((p) => !existsSync(p));
+    if (missing !== undefined) throw new UserError(`--matrices: '${missing}' does not exist`);
   }
   return {
     batch: positiveIntList(o.batch, '--batch'),
@@ -35,19 +31,14 @@ export function spmmRequest(o: SpmmOptions, explicit: (name: string) => boolean,
     nnzRow: rangeList(o.nnzRow, '--nnz-row', parseRange),
     nb: positiveIntList(o.nb, '--nb'),
     ...(o.matrices?.length ? { matrices: o.matrices } : {}),
-    precision: listOf(o.precision, '--precision', ['f32', 'f64'] as const),
     mode: listOf(o.mode, '--mode', ['kernel', 'e2e', 'graph'] as const),
     layout: oneOf(o.layout, '--layout', ['row', 'col'] as const),
-    methods: methodList(o.methods, '--methods'),
-    seed: nonNegativeInt(o.seed, '--seed'),
-    warmup: nonNegativeInt(o.warmup, '--warmup'),
-    samples: positiveInt(o.samples, '--samples'),
-    backend: oneOf(o.backend, '--backend', ['auto', 'cpu', 'cuda'] as const),
+    ...parseCommon(o),
   };
 }
 
 export function register(program: Command): void {
-  program
+  const cmd = program
     .command('spmm')
     .summary('benchmark batched SpMM (C = A·B, many small sparse A) against cuSPARSE/cuBLAS')
     .description(
@@ -60,16 +51,9 @@ export function register(program: Command): void {
     .option('--nnz-row <k|lo:hi,...>', 'nonzeros per row (exact, distinct columns); range draws per matrix; a list sweeps', '3')
     .option('--nb <n,...>', 'columns of B (nB); a list is swept in one native run', '64')
     .option('--matrices <path...>', '.mtx/.spb files or directories of them, used as the batch instead of generated matrices')
-    .option('--precision <f32|f64|f32,f64>', 'value precision(s)', 'f32')
     .option('--mode <kernel|e2e|graph,...>', 'timed region: kernel (device events, data resident), e2e (with host→device copies), graph (CUDA-graph replay)', 'kernel')
-    .option('--layout <row|col>', 'storage order of B and C', 'row')
-    .option('--methods <all|m1,m2>', 'methods to run (names as printed in the table)', 'all')
-    .option('--seed <n>', 'seed for generated matrices and B', '1')
-    .option('--warmup <n>', 'untimed runs before sampling', '5')
-    .option('--samples <n>', 'timed samples per method (at least 20 on the GPU backend)', '20')
-    .option('--backend <auto|cpu|cuda>', 'auto uses the GPU when one (with nvcc, cuSPARSE, cuBLAS) is usable, else the CPU backend', 'auto')
-    .option('--json <file>', 'also write the result file (schema spbench-results/1); "-" prints only the JSON to stdout')
-    .option('--quiet', 'no progress or log lines')
+    .option('--layout <row|col>', 'storage order of B and C', 'row');
+  addCommonOptions(cmd, { seedHelp: 'seed for generated matrices and B', warmup: '5', samples: '20', samplesHelp: 'timed samples per method (at least 20 on the GPU backend)', libs: 'cuSPARSE, cuBLAS' })
     .addHelpText(
       'after',
       `

@@ -1,7 +1,7 @@
 // Batches of small random square matrices for batched SpMM (`spbench gen --batch`).
 import type { CsrMatrix } from '../types.js';
 import { UserError } from '../../util/errors.js';
-import { distinctSortedColumns } from './columns.js';
+import { ColumnSampler } from './columns.js';
 import type { Range } from './range.js';
 import { rngFor } from './rng.js';
 
@@ -35,8 +35,7 @@ export function generateBatch(opts: BatchOptions): CsrMatrix[] {
   if (dim.max * Math.min(nnzRow.max, dim.max) > 2 ** 31 - 1) {
     throw new UserError(`--dim ${dim.max} with --nnz-row ${nnzRow.max} gives more than 2^31-1 nonzeros in one matrix`);
   }
-  const mark = new Int32Array(dim.max);
-  let stamp = 0;
+  const sampler = new ColumnSampler();
   const out: CsrMatrix[] = [];
   for (let i = 0; i < batch; i++) {
     const rng = rngFor(seed, i);
@@ -47,11 +46,7 @@ export function generateBatch(opts: BatchOptions): CsrMatrix[] {
     const colIdx = new Int32Array(nnz);
     const values = new Float64Array(nnz);
     for (let r = 0; r < n; r++) {
-      if (stamp === 2 ** 31 - 1) {
-        mark.fill(0);
-        stamp = 0;
-      }
-      distinctSortedColumns(rng, n, k, colIdx, r * k, mark, ++stamp);
+      sampler.draw(rng, n, k, colIdx, r * k);
       rowPtr[r + 1] = (r + 1) * k;
     }
     for (let e = 0; e < nnz; e++) values[e] = rng.value();

@@ -2,7 +2,7 @@
 import type { CsrMatrix } from '../types.js';
 import { generateRmat } from './rmat.js';
 import { rngFor } from './rng.js';
-import type { GenSpec } from './spec.js';
+import { parseGenSpec, type GenSpec } from './spec.js';
 import { generateStencil } from './stencil.js';
 import { generateBanded, generateUniform } from './uniform.js';
 
@@ -11,8 +11,12 @@ export { generateBatch, type BatchOptions } from './batch.js';
 export { parseGenSpec, formatGenSpec, nnzBound, MAX_NNZ, SPEC_HELP, type GenSpec } from './spec.js';
 export { parseSeed, rngFor, Rng, MAX_SEED } from './rng.js';
 
-/** One large matrix from a spec; stencils are deterministic, the others use stream 0 of `seed`. */
-export function generateMatrix(spec: GenSpec, seed: number): CsrMatrix {
+/**
+ * One large matrix from a spec (parsed, or its text); stencils are deterministic, the others use
+ * stream 0 of `seed`.
+ */
+export function generateMatrix(specOrText: GenSpec | string, seed: number): CsrMatrix {
+  const spec = typeof specOrText === 'string' ? parseGenSpec(specOrText) : specOrText;
   const rng = () => rngFor(seed, 0);
   switch (spec.kind) {
     case 'stencil':

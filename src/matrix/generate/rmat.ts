@@ -2,6 +2,7 @@
 // matrix per level, with probabilities a (top-left), b (top-right), c (bottom-left) and
 // d = 1 - a - b - c, down to a single cell. Duplicate edges merge into one entry; self-loops stay.
 // No noise or vertex permutation is applied, so vertex 0 is the heaviest (the plain model).
+import { cooToCsr } from '../csr.js';
 import type { CsrMatrix } from '../types.js';
 import type { Rng } from './rng.js';
 
@@ -40,51 +41,12 @@ export function generateRmat(spec: RmatSpec, rng: Rng): CsrMatrix {
     src[e] = r;
     dst[e] = c;
   }
-  const m = cooPatternToCsr(n, n, src, dst);
+  // Values are drawn after merging, so a merged entry is one value in (-1, 1), not a sum.
+  const m = cooToCsr({ rows: n, cols: n, nnz: edges, rowIdx: src, colIdx: dst, values: new Float64Array(edges) });
   for (let e = 0; e < m.values.length; e++) m.values[e] = rng.value();
   return m;
 }
 
 function threshold(p: number): number {
   return Math.min(TWO32, Math.round(p * TWO32));
-}
-
-/**
- * CSR pattern (values left zero) of coordinate pairs, with duplicates merged: a counting sort by
- * column, then a stable counting sort by row, leaves every row's columns ascending in O(nnz + n).
- */
-export function cooPatternToCsr(rows: number, cols: number, rowIdx: Int32Array, colIdx: Int32Array): CsrMatrix {
-  const count = rowIdx.length;
-  const colStart = new Int32Array(cols + 1);
-  for (let e = 0; e < count; e++) colStart[colIdx[e] + 1]++;
-  for (let j = 0; j < cols; j++) colStart[j + 1] += colStart[j];
-  const rowsByCol = new Int32Array(count);
-  for (let e = 0; e < count; e++) rowsByCol[colStart[colIdx[e]]++] = rowIdx[e];
-  // colStart[j] is now the end of column j, i.e. the start of column j + 1
-
-  const rowPtr = new Int32Array(rows + 1);
-  for (let e = 0; e < count; e++) rowPtr[rowIdx[e] + 1]++;
-  for (let i = 0; i < rows; i++) rowPtr[i + 1] += rowPtr[i];
-  const next = rowPtr.slice(0, rows);
-  const sorted = new Int32Array(count);
-  let e = 0;
-  for (let j = 0; j < cols; j++) {
-    for (const end = colStart[j]; e < end; e++) sorted[next[rowsByCol[e]]++] = j;
-  }
-
-  // Merge duplicates (adjacent after sorting), compacting in place.
-  let w = 0;
-  let start = 0;
-  for (let i = 0; i < rows; i++) {
-    const end = rowPtr[i + 1];
-    let prev = -1;
-    for (let p = start; p < end; p++) {
-      const j = sorted[p];
-      if (j !== prev) sorted[w++] = j;
-      prev = j;
-    }
-    start = end;
-    rowPtr[i + 1] = w;
-  }
-  return { rows, cols, rowPtr, colIdx: sorted.slice(0, w), values: new Float64Array(w) };
 }

@@ -11,12 +11,15 @@ export type GenSpec =
 export const MAX_NNZ = 2 ** 31 - 1;
 const MAX_DIM = 2 ** 31 - 1;
 
-export const SPEC_HELP = [
-  'stencil:dims=2|3,n=N,points=5|9 (2-D) or 7|27 (3-D)   finite-difference stencil on an n^dims grid',
-  'rmat:scale=S,ef=E[,a=0.57,b=0.19,c=0.19]             R-MAT graph, 2^S vertices, E*2^S edges drawn (duplicates merged)',
-  'uniform:rows=R[,cols=C],nnz_row=K                    K distinct random columns in every row (cols defaults to rows)',
-  'banded:n=N,bw=W                                      every entry with |i-j| <= W',
-];
+/** Help text of the spec syntax (for `spbench gen --help` and other commands that take specs). */
+export const SPEC_HELP = `  stencil:dims=2|3,n=N,points=5|9 (2-D) or 7|27 (3-D)  finite-difference stencil on an n^dims grid;
+                                                       centre points-1, neighbours -1
+  rmat:scale=S,ef=E[,a=0.57,b=0.19,c=0.19]            R-MAT graph: 2^S vertices, E·2^S edges drawn,
+                                                       duplicates merged; d = 1-a-b-c
+  uniform:rows=R[,cols=C],nnz_row=K                   K distinct random columns in every row
+  banded:n=N,bw=W                                     every entry with |i-j| <= W
+  Random values lie in (-1, 1) with 24 significant bits, so f32 and f64 files hold the same numbers.
+  At most 2^31-1 nonzeros.`;
 
 const KEYS: Record<GenSpec['kind'], { required: string[]; optional: string[] }> = {
   stencil: { required: ['dims', 'n', 'points'], optional: [] },

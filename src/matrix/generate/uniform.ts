@@ -1,6 +1,6 @@
 // Uniform random matrices (K distinct random columns per row) and banded matrices; values in (-1, 1).
 import type { CsrMatrix } from '../types.js';
-import { distinctSortedColumns } from './columns.js';
+import { ColumnSampler } from './columns.js';
 import type { Rng } from './rng.js';
 
 export function generateUniform(spec: { rows: number; cols: number; nnzRow: number }, rng: Rng): CsrMatrix {
@@ -8,9 +8,9 @@ export function generateUniform(spec: { rows: number; cols: number; nnzRow: numb
   const nnz = rows * k;
   const rowPtr = new Int32Array(rows + 1);
   const colIdx = new Int32Array(nnz);
-  const mark = new Int32Array(cols);
+  const sampler = new ColumnSampler();
   for (let r = 0; r < rows; r++) {
-    distinctSortedColumns(rng, cols, k, colIdx, r * k, mark, r + 1);
+    sampler.draw(rng, cols, k, colIdx, r * k);
     rowPtr[r + 1] = (r + 1) * k;
   }
   return { rows, cols, rowPtr, colIdx, values: randomValues(rng, nnz) };

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { assembleResultFile, commandLine, gitCommit, PACKAGE_DIR, spbenchVersion } from '../src/bench/env.js';
+import { ResultFile } from '../src/bench/result-file.js';
+import { fixtureFile } from './bench-helpers.js';
+
+test('gitCommit: HEAD of a checkout, null elsewhere', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'spbench-env-'));
+  try {
+    assert.equal(gitCommit(dir), null);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  if (existsSync(join(PACKAGE_DIR, '.git'))) {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_DIR, encoding: 'utf8' }).trim();
+    assert.equal(gitCommit(), head);
+  }
+});
+
+test('assembleResultFile: environment, command line and the device from the env line', () => {
+  const gpu = fixtureFile('cuda').device!;
+  const file = assembleResultFile({
+    backend: 'cuda',
+    env: { type: 'env', protocol: 1, backend: 'cuda', executable: 'x', devices: [gpu], cuda: { runtime: '13.0', driver: '13.0' } },
+    cases: [],
+    argv: ['node', 'spbench.js', 'spmm', '--batch', '100'],
+  });
+  ResultFile.parse(file);
+  assert.deepEqual(file.command, ['spbench', 'spmm', '--batch', '100']);
+  assert.equal(file.device?.name, 'NVIDIA H100');
+  assert.equal(file.spbench.version, spbenchVersion());
+  assert.match(file.host.node, /^v\d+/);
+  const cpu = assembleResultFile({ backend: 'cpu', env: null, cases: [] });
+  assert.equal(cpu.device, null);
+  assert.deepEqual(commandLine(['node', 'x']), ['spbench']);
+});
+
+test('inCi: CI=true/1 count, CI unset, empty, 0 or false do not', async () => {
+  const { inCi } = await import('../src/cli/bench-output.js');
+  assert.equal(inCi({ CI: 'true' }), true);
+  assert.equal(inCi({ CI: '1' }), true);
+  for (const v of [undefined, '', '0', 'false', 'FALSE']) assert.equal(inCi({ CI: v }), false, String(v));
+});

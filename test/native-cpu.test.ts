@@ -1,0 +1,199 @@
+// The CPU reference backend, built through ensureExecutable and run on hand-computed cases.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import { RuntimeFailure } from '../src/util/errors.js';
+import type { NativeLine, ResultLine } from '../src/native/protocol.js';
+import { runNative } from '../src/native/runner.js';
+import { A3, cpuExecutable, tempDir, writeSpb } from './native-fixtures.js';
+
+let exe = '';
+let dir = '';
+before(async () => {
+  exe = await cpuExecutable();
+  dir = tempDir('cpu');
+});
+
+const results = (lines: NativeLine[]) => lines.filter((l): l is ResultLine => l.type === 'result');
+
+/** The C matrices a run printed with --dump-output, keyed "method nb=N matrix I". */
+function dumpedC(lines: NativeLine[]): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const l of lines) {
+    if (l.type !== 'log') continue;
+    const m = /^(.+ matrix \d+) C=(.*)$/.exec(l.message);
+    if (m) out.set(m[1], JSON.parse(m[2]));
+  }
+  return out;
+}
+
+function dumpedCsr(lines: NativeLine[]): { row_ptr: number[]; col_idx: number[]; values: number[] } {
+  const l = lines.find((x) => x.type === 'log' && x.message.startsWith('cpu-gustavson C'));
+  assert.ok(l && l.type === 'log', 'the run printed its C');
+  const m = /row_ptr=(\[.*?\]) col_idx=(\[.*?\]) values=(\[.*?\])$/.exec(l.message);
+  assert.ok(m, l.message);
+  return { row_ptr: JSON.parse(m[1]), col_idx: JSON.parse(m[2]), values: JSON.parse(m[3]) };
+}
+
+function assertVerifiedOk(r: ResultLine): void {
+  assert.equal(r.status, 'ok', JSON.stringify(r));
+  assert.equal(r.family, 'reference');
+  assert.equal(r.timed_region, 'cpu-wall');
+  assert.equal(r.verify.checked, true);
+  assert.equal(r.verify.passed, true);
+  assert.equal(r.verify.reference, 'cpu-f64');
+}
+
+describe('spbench-cpu spmm', () => {
+  // B[k][j] = (k*nb + j) % 7 - 3 with --b-fill index; C worked out by hand from A3.
+  const handC: Record<number, number[][]> = {
+    2: [[-1, 2], [0, 0], [-3, 0]], // B = [[-3,-2],[-1,0],[1,2]]
+    3: [[3, -8, -5], [0, 0, 0], [0, 3, 6]], // B = [[-3,-2,-1],[0,1,2],[3,-3,-2]]
+  };
+
+  for (const precision of ['f32', 'f64'] as const) {
+    for (const layout of ['row', 'col'] as const) {
+      it(`3x3 with an empty row: known C for nb 2 and 3 (${precision}, ${layout}-major), every method verified`, async () => {
+        const input = await writeSpb(dir, `a3-${precision}.spb`, [A3], precision);
+        const args = ['spmm', '--input', input, '--nb', '2,3', '--precision', precision, '--layout', layout, '--b-fill', 'index', '--dump-output', '--warmup', '1', '--samples', '3'];
+        const lines = await runNative(exe, args);
+        assert.equal(lines[0].type, 'env');
+        assert.equal(lines[lines.length - 1].type, 'done');
+        const res = results(lines);
+        assert.deepEqual(res.map((r) => `${r.method}/${r.params.nb}`), ['cpu-csr/2', 'cpu-coo/2', 'cpu-csr/3', 'cpu-coo/3']);
+        for (const r of res) {
+          assertVerifiedOk(r);
+          assert.equal(r.samples_ms.length, 3, 'warm-up runs are not samples');
+          assert.equal(r.flops, 2 * 3 * Number(r.params.nb));
+          assert.equal(r.params.precision, precision);
+          assert.equal(r.params.layout, layout);
+          assert.equal(r.params.batch, 1);
+          assert.ok(r.peak_mem_bytes >= 3 * Number(r.params.nb) * (precision === 'f32' ? 4 : 8), 'peak includes the output');
+        }
+        const c = dumpedC(lines);
+        for (const method of ['cpu-csr', 'cpu-coo']) for (const nb of [2, 3]) assert.deepEqual(c.get(`${method} nb=${nb} matrix 0`), handC[nb], `${method} nb=${nb}`);
+      });
+    }
+  }
+
+  it('mixed batch: 3x3, 1x1 and an empty 2x4 matrix', async () => {
+    const input = await writeSpb(dir, 'mixed.spb', [A3, { rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [2.5] }, { rows: 2, cols: 4, rowPtr: [0, 0, 0], colIdx: [], values: [] }]);
+    const lines = await runNative(exe, ['spmm', '--input', input, '--nb', '2', '--precision', 'f64', '--b-fill', 'index', '--dump-output', '--samples', '1', '--warmup', '0']);
+    const res = results(lines);
+    assert.equal(res.length, 2);
+    for (const r of res) {
+      assertVerifiedOk(r);
+      assert.equal(r.params.batch, 3);
+      assert.equal(r.flops, 2 * 4 * 2);
+    }
+    const c = dumpedC(lines);
+    assert.deepEqual(c.get('cpu-csr nb=2 matrix 1'), [[-7.5, -5]]);
+    assert.deepEqual(c.get('cpu-coo nb=2 matrix 2'), [[0, 0], [0, 0]]);
+  });
+
+  it('reads int64-index files the same as int32 ones', async () => {
+    const input = await writeSpb(dir, 'a3-i64.spb', [A3], 'f64', 8);
+    const lines = await runNative(exe, ['spmm', '--input', input, '--nb', '2', '--b-fill', 'index', '--dump-output', '--samples', '1']);
+    for (const r of results(lines)) assertVerifiedOk(r);
+    assert.deepEqual(dumpedC(lines).get('cpu-coo nb=2 matrix 0'), handC[2]);
+  });
+
+  it('random B from the seed: verified for an odd n_B, and the same seed gives the same C', async () => {
+    const input = await writeSpb(dir, 'a3-rand.spb', [A3]);
+    const run = (seed: string) => runNative(exe, ['spmm', '--input', input, '--nb', '5', '--methods', 'cpu-csr', '--seed', seed, '--dump-output', '--samples', '2']);
+    const [a, b, c] = await Promise.all([run('7'), run('7'), run('8')]);
+    assertVerifiedOk(results(a)[0]);
+    assert.deepEqual(dumpedC(a), dumpedC(b));
+    assert.notDeepEqual(dumpedC(a), dumpedC(c));
+  });
+
+  it('an unwritten output row is caught by the NaN poison: status failed, no pass, the row named', async () => {
+    const input = await writeSpb(dir, 'a3-fault.spb', [A3]);
+    const lines = await runNative(exe, ['spmm', '--input', input, '--nb', '4', '--methods', 'cpu-csr', '--inject-fault', '--samples', '1']);
+    const [r] = results(lines);
+    assert.equal(r.status, 'failed');
+    assert.equal(r.verify.checked, true);
+    assert.equal(r.verify.passed, false);
+    assert.equal(r.verify.max_rel_err, null);
+    assert.match(r.verify.detail ?? '', /matrix 0 row 2 column 0: non-finite output/);
+  });
+});
+
+describe('spbench-cpu spgemm', () => {
+  it('A·A of the 3x3 with an empty row: hand-computed pattern and values', async () => {
+    const a = await writeSpb(dir, 'g-a3.spb', [A3]);
+    const lines = await runNative(exe, ['spgemm', '--a', a, '--precision', 'f64', '--dump-output', '--breakdown', '--explain', '--samples', '2']);
+    const [r] = results(lines);
+    assertVerifiedOk(r);
+    assert.equal(r.method, 'cpu-gustavson');
+    assert.equal(r.params.a_times_a, true);
+    assert.equal(r.flops, 2 * 3); // products: row 0 → rows 0 (2 entries) and 2 (1); row 2 → row 1 (empty)
+    assert.deepEqual(Object.keys(r.breakdown_ms ?? {}).sort(), ['count', 'fill', 'scan+alloc']);
+    assert.ok(lines.some((l) => l.type === 'explain' && l.op === 'spgemm'));
+    // [[1,0,2],[0,0,0],[0,3,0]]^2 = [[1,6,2],[0,0,0],[0,0,0]]
+    assert.deepEqual(dumpedCsr(lines), { row_ptr: [0, 3, 3, 3], col_idx: [0, 1, 2], values: [1, 6, 2] });
+  });
+
+  it('A·B keeps a structural entry that cancels to zero, and 1x1 operands work', async () => {
+    const a = await writeSpb(dir, 'g-a.spb', [{ rows: 2, cols: 3, rowPtr: [0, 2, 2], colIdx: [0, 2], values: [1, 2] }], 'f32');
+    const b = await writeSpb(dir, 'g-b.spb', [{ rows: 3, cols: 2, rowPtr: [0, 2, 2, 3], colIdx: [0, 1, 1], values: [1, 1, -0.5] }], 'f32');
+    const lines = await runNative(exe, ['spgemm', '--a', a, '--b', b, '--precision', 'f32', '--dump-output', '--samples', '1']);
+    assertVerifiedOk(results(lines)[0]);
+    assert.equal(results(lines)[0].params.a_times_a, false);
+    assert.deepEqual(dumpedCsr(lines), { row_ptr: [0, 2, 2], col_idx: [0, 1], values: [1, 0] });
+
+    const one = await writeSpb(dir, 'g-1.spb', [{ rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [2] }]);
+    const three = await writeSpb(dir, 'g-3.spb', [{ rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [3] }]);
+    const l1 = await runNative(exe, ['spgemm', '--a', one, '--b', three, '--precision', 'f64', '--dump-output']);
+    assertVerifiedOk(results(l1)[0]);
+    assert.equal(results(l1)[0].flops, 2);
+    assert.deepEqual(dumpedCsr(l1), { row_ptr: [0, 1], col_idx: [0], values: [6] });
+
+    const empty = await writeSpb(dir, 'g-0.spb', [{ rows: 1, cols: 1, rowPtr: [0, 0], colIdx: [], values: [] }]);
+    const l0 = await runNative(exe, ['spgemm', '--a', empty, '--precision', 'f64', '--dump-output']);
+    assertVerifiedOk(results(l0)[0]);
+    assert.deepEqual(dumpedCsr(l0), { row_ptr: [0, 0], col_idx: [], values: [] });
+  });
+});
+
+describe('spbench-cpu bad input', () => {
+  const cases: Array<[string, () => Promise<string[]>, RegExp]> = [
+    ['missing --input', async () => ['spmm', '--nb', '2'], /missing --input/],
+    ['truncated .spb', async () => {
+      const p = await writeSpb(dir, 'trunc.spb', [A3]);
+      truncateSync(p, 40);
+      return ['spmm', '--input', p];
+    }, /truncated or corrupt/],
+    ['not an .spb file', async () => {
+      const p = join(dir, 'text.spb');
+      writeFileSync(p, '%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1\n');
+      return ['spmm', '--input', p];
+    }, /bad magic/],
+    ['missing file', async () => ['spmm', '--input', join(dir, 'nope.spb')], /cannot open file/],
+    ['unknown method', async () => ['spmm', '--input', await writeSpb(dir, 'm.spb', [A3]), '--methods', 'cpu-csr,nope'], /unknown method 'nope'/],
+    ['bad precision', async () => ['spmm', '--input', await writeSpb(dir, 'm.spb', [A3]), '--precision', 'f16'], /--precision must be f32\|f64/],
+    ['bad n_B', async () => ['spmm', '--input', await writeSpb(dir, 'm.spb', [A3]), '--nb', '0'], /--nb values must be/],
+    ['unknown command', async () => ['transpose'], /unknown command 'transpose'/],
+    ['SpGEMM shape mismatch', async () => ['spgemm', '--a', await writeSpb(dir, 'r.spb', [{ rows: 1, cols: 2, rowPtr: [0, 1], colIdx: [1], values: [1] }])], /cannot multiply: A is 1 x 2 but B has 1 rows/],
+    ['SpGEMM given a batch', async () => ['spgemm', '--a', await writeSpb(dir, 'two.spb', [A3, A3])], /expects one matrix, the file holds 2/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(`${name}: exit 2 with a message on stderr and nothing on stdout`, async () => {
+      const r = spawnSync(exe, await args(), { encoding: 'utf8' });
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, message);
+      assert.equal(r.stdout, '');
+    });
+  }
+
+  it('through runNative: a RuntimeFailure naming the exit status and quoting stderr', async () => {
+    await assert.rejects(runNative(exe, ['spmm', '--nb', '2']), (e: unknown) => {
+      assert.ok(e instanceof RuntimeFailure);
+      assert.match(e.message, /exited with status 2 \(bad arguments or unreadable input\)/);
+      assert.match(e.message, /missing --input/);
+      return true;
+    });
+  });
+});
