@@ -1,7 +1,10 @@
 // Glue for `spbench run`: load the suite, pick the renderer (ink on a TTY, plain lines otherwise),
 // run, write the result file atomically, then fail if any case failed.
+import { existsSync, statSync } from 'node:fs';
 import type { BackendChoice } from '../bench/api.js';
+import { UserError } from '../util/errors.js';
 import { renderReport } from '../report/index.js';
+import { inCi } from '../cli/bench-output.js';
 import { writeOutput } from '../report/output.js';
 import { loadSuite } from './load.js';
 import { plainSink } from './plain-sink.js';
@@ -23,8 +26,10 @@ export async function runSuiteCommand(suitePath: string, opts: RunCommandOptions
     for (const c of suite.cases) process.stdout.write(`  ${c.name}: ${describeCase(c)}\n`);
     return;
   }
+  // A long suite must not fail at the very end on an unusable output path.
+  if (opts.json && existsSync(opts.json) && statSync(opts.json).isDirectory()) throw new UserError(`--json: ${opts.json} is a directory`);
   const runners = opts.runners ?? (await (await import('./runners.js')).loadRunners());
-  const interactive = opts.interactive ?? (Boolean(process.stderr.isTTY) && !process.env.CI);
+  const interactive = opts.interactive ?? (Boolean(process.stderr.isTTY) && !inCi());
   let sink: SuiteSink & { close?: () => void };
   if (interactive) sink = (await import('./progress.js')).inkSink();
   else sink = plainSink((line) => process.stderr.write(`${line}\n`));
