@@ -1,12 +1,20 @@
-// Placeholder: replaced by the module that implements `spbench compare`.
+// `spbench compare base.json new.json`: verdict per (case, method); exit 1 on a regression.
 import type { Command } from 'commander';
-import { UserError } from '../../util/errors.js';
 
 export function register(program: Command): void {
   program
     .command('compare')
-    .description('(not implemented yet)')
-    .action(() => {
-      throw new UserError('spbench compare is not implemented yet');
+    .description('Compare two result files: ratio of medians with a confidence interval and a Mann-Whitney U test per (case, method); exit 1 on a regression')
+    .argument('<base>', 'baseline result file')
+    .argument('<new>', 'new result file')
+    .option('--threshold <percent>', 'slowdown (%) a significant change must exceed to count as a regression', '5')
+    .option('--alpha <p>', 'significance level of the test', '0.05')
+    .option('--markdown [file]', 'write a Markdown summary (to FILE, else to $GITHUB_STEP_SUMMARY when set, else stdout)')
+    .option('--junit <file>', 'write JUnit XML: one test case per (case, method)')
+    .option('--strict-env', 'different devices or CUDA versions are an error (exit 2), not a warning')
+    .addHelpText('after', '\nExit codes: 0 no regression, 1 regression (or a failed method in new), 2 usage or input error.\n\nExamples:\n  spbench compare reports/baselines/h100/ci-smoke.json new.json --markdown --junit perf.xml\n  spbench compare base.json new.json --threshold 10 --strict-env')
+    .action(async (base: string, next: string, opts: { threshold: string; alpha: string; markdown?: string | boolean; junit?: string; strictEnv?: boolean }) => {
+      const { compareCommand } = await import('../../compare/command.js');
+      await compareCommand(base, next, opts);
     });
 }

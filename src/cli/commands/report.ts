@@ -1,12 +1,17 @@
-// Placeholder: replaced by the module that implements `spbench report`.
+// `spbench report results.json --format md|csv|html|svg`: renders a result file.
 import type { Command } from 'commander';
-import { UserError } from '../../util/errors.js';
 
 export function register(program: Command): void {
   program
     .command('report')
-    .description('(not implemented yet)')
-    .action(() => {
-      throw new UserError('spbench report is not implemented yet');
+    .description('Render a result file as Markdown tables, CSV, SVG plots or a self-contained HTML page')
+    .argument('<results>', 'result file written by --json or spbench run')
+    .option('-f, --format <format>', 'md | csv | html | svg', 'md')
+    .option('-o, --output <file>', 'write here (atomically) instead of stdout')
+    .option('--baseline <method>', 'method that speedups and memory ratios are relative to (default: the fastest peer per matrix)')
+    .addHelpText('after', '\nExamples:\n  spbench report new.json\n  spbench report new.json --format html -o report.html\n  spbench report spgemm.json --format svg --baseline cusparse-alg1 -o spgemm.svg')
+    .action(async (path: string, opts: { format: string; output?: string; baseline?: string }) => {
+      const { reportCommand } = await import('../../report/command.js');
+      await reportCommand(path, opts);
     });
 }

@@ -1,12 +1,18 @@
-// Placeholder: replaced by the module that implements `spbench run`.
-import type { Command } from 'commander';
-import { UserError } from '../../util/errors.js';
+// `spbench run suite.json`: runs every case of a suite and writes one result file.
+import { Command, Option } from 'commander';
+import type { BackendChoice } from '../../bench/api.js';
 
 export function register(program: Command): void {
   program
     .command('run')
-    .description('(not implemented yet)')
-    .action(() => {
-      throw new UserError('spbench run is not implemented yet');
+    .description('Run a suite file (a list of spmm/spgemm cases) in one go and write one result file')
+    .argument('<suite>', 'suite file (JSON), e.g. reports/suites/ci-smoke.json')
+    .option('--json <file>', 'write the merged result file (spbench-results/1) here')
+    .addOption(new Option('--backend <backend>', 'native backend').choices(['auto', 'cpu', 'cuda']).default('auto'))
+    .option('--validate', 'only check the suite file and list its cases')
+    .addHelpText('after', '\nExamples:\n  spbench run reports/suites/ci-smoke.json --json new.json\n  spbench run reports/suites/paper-spmm.json --json paper.json --backend cuda\n  spbench run my-suite.json --validate')
+    .action(async (suitePath: string, opts: { json?: string; backend: BackendChoice; validate?: boolean }) => {
+      const { runSuiteCommand } = await import('../../suite/command.js');
+      await runSuiteCommand(suitePath, opts);
     });
 }

@@ -1,0 +1,91 @@
+// Printers for a compare report: terminal table, Markdown job summary, JUnit XML.
+import { mdTable } from '../report/markdown.js';
+import { esc } from '../report/svg.js';
+import { type CompareReport, type PairResult, VERDICTS, type Verdict } from './compare.js';
+
+const SEVERITY: Record<Verdict, number> = Object.fromEntries(VERDICTS.map((v, i) => [v, i])) as Record<Verdict, number>;
+const ICON: Record<Verdict, string> = {
+  regression: '🔴 regression',
+  failed: '🔴 failed',
+  improvement: '🟢 improvement',
+  noise: '⚪ noise',
+  unchanged: 'unchanged',
+  'missing-base': '🆕 missing in base',
+  'missing-new': '⚠️ missing in new',
+  skipped: 'skipped',
+};
+
+function ms(x: number | null): string {
+  return x === null ? '–' : Number(x.toPrecision(4)).toString();
+}
+
+function ratioText(r: number | null): string {
+  return r === null ? '–' : r.toFixed(3);
+}
+
+function ciText(ci: [number, number] | null): string {
+  return ci ? `${ci[0].toFixed(3)}–${ci[1].toFixed(3)}` : '–';
+}
+
+function pText(p: number | null): string {
+  return p === null ? '–' : p < 0.001 ? '<0.001' : p.toFixed(3);
+}
+
+function row(p: PairResult, verdict: (v: Verdict) => string): string[] {
+  return [p.caseId, p.method, ms(p.baseMedian), ms(p.newMedian), ratioText(p.ratio), ciText(p.ci), pText(p.p), verdict(p.verdict), p.note];
+}
+
+function header(r: CompareReport): string[] {
+  return ['Case', 'Method', 'Base ms', 'New ms', 'Ratio', `${Math.round(r.options.level * 100)} % CI`, 'p', 'Verdict', 'Note'];
+}
+
+export function summaryLine(r: CompareReport): string {
+  const parts = VERDICTS.filter((v) => r.counts[v] > 0).map((v) => `${r.counts[v]} ${v}`);
+  const head = r.exitCode ? 'REGRESSION' : 'no regression';
+  return `${head}: ${parts.join(', ') || 'nothing to compare'} (threshold ${r.options.threshold} %, alpha ${r.options.alpha})`;
+}
+
+export function warningLines(r: CompareReport): string[] {
+  return r.warnings.map((w) => `WARNING: environments differ, timings may not be comparable: ${w}`);
+}
+
+/** Terminal table (cli-table3), warnings first and the verdict line last. */
+export async function renderTerminal(r: CompareReport): Promise<string> {
+  const { default: Table } = await import('cli-table3');
+  const t = new Table({ head: header(r), style: { head: [], border: [] }, wordWrap: true, colWidths: [null, null, null, null, null, null, null, null, 44] as unknown as number[] });
+  for (const p of r.pairs) t.push(row(p, (v) => (v === 'regression' || v === 'failed' ? v.toUpperCase() : v)));
+  return [...warningLines(r), `base: ${r.baseName} (${r.baseEnv})`, `new:  ${r.newName} (${r.newEnv})`, t.toString(), summaryLine(r), ''].join('\n');
+}
+
+/** Markdown for a CI job summary: verdict, warnings, the notable pairs, then every pair folded. */
+export function renderCompareMarkdown(r: CompareReport): string {
+  const notable = r.pairs.filter((p) => p.verdict !== 'unchanged' && p.verdict !== 'skipped').sort((a, b) => SEVERITY[a.verdict] - SEVERITY[b.verdict]);
+  const out = [`## spbench compare: ${r.exitCode ? '🔴 regression' : '✅ no regression'}`, ''];
+  for (const w of r.warnings) out.push(`> [!WARNING]`, `> Environments differ, timings may not be comparable: ${w}`, '');
+  out.push(`* base: \`${r.baseName}\` — ${r.baseEnv}`, `* new: \`${r.newName}\` — ${r.newEnv}`, `* ${summaryLine(r)}`, '');
+  const verdict = (v: Verdict) => ICON[v];
+  const right = [false, false, true, true, true, false, true, false, false];
+  if (notable.length) out.push(mdTable(header(r), notable.map((p) => row(p, verdict)), right), '');
+  out.push(`<details><summary>All ${r.pairs.length} pairs</summary>`, '', mdTable(header(r), r.pairs.map((p) => row(p, verdict)), right), '', '</details>', '');
+  return out.join('\n');
+}
+
+/** JUnit XML: one testcase per (case, method); regressions and failed methods are failures. */
+export function renderJunit(r: CompareReport): string {
+  const failures = r.counts.regression + r.counts.failed;
+  const skipped = r.counts['missing-base'] + r.counts['missing-new'] + r.counts.skipped;
+  const cases = r.pairs.map((p) => {
+    const detail = `ratio ${ratioText(p.ratio)} (CI ${ciText(p.ci)}, p ${pText(p.p)}), base ${ms(p.baseMedian)} ms, new ${ms(p.newMedian)} ms. ${p.note}`;
+    const open = `<testcase classname="${esc(p.caseId)}" name="${esc(p.method)}" time="${((p.newMedian ?? 0) / 1000).toFixed(6)}">`;
+    if (p.verdict === 'regression' || p.verdict === 'failed') return `${open}<failure type="${p.verdict}" message="${esc(`${p.verdict}: ${p.note}`)}">${esc(detail)}</failure></testcase>`;
+    if (p.verdict === 'missing-base' || p.verdict === 'missing-new' || p.verdict === 'skipped') return `${open}<skipped message="${esc(`${p.verdict}: ${p.note}`)}"/></testcase>`;
+    return `${open}<system-out>${esc(`${p.verdict}: ${detail}`)}</system-out></testcase>`;
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites name="spbench compare" tests="${r.pairs.length}" failures="${failures}" skipped="${skipped}">
+<testsuite name="spbench compare ${esc(r.baseName)} → ${esc(r.newName)}" tests="${r.pairs.length}" failures="${failures}" errors="0" skipped="${skipped}">
+${cases.join('\n')}
+</testsuite>
+</testsuites>
+`;
+}

@@ -1,0 +1,53 @@
+// Glue for `spbench run`: load the suite, pick the renderer (ink on a TTY, plain lines otherwise),
+// run, write the result file atomically, then fail if any case failed.
+import { existsSync, statSync } from 'node:fs';
+import type { BackendChoice } from '../bench/api.js';
+import { UserError } from '../util/errors.js';
+import { renderReport } from '../report/index.js';
+import { inCi } from '../cli/bench-output.js';
+import { writeOutput } from '../report/output.js';
+import { loadSuite } from './load.js';
+import { plainSink } from './plain-sink.js';
+import { describeCase } from './requests.js';
+import { runSuite, type Runners, type SuiteSink } from './run.js';
+
+export interface RunCommandOptions {
+  json?: string;
+  backend: BackendChoice;
+  validate?: boolean;
+  runners?: Runners; // tests inject fakes
+  interactive?: boolean;
+}
+
+export async function runSuiteCommand(suitePath: string, opts: RunCommandOptions): Promise<void> {
+  const suite = await loadSuite(suitePath);
+  if (opts.validate) {
+    process.stdout.write(`${suitePath}: suite "${suite.name}" is valid, ${suite.cases.length} case(s):\n`);
+    for (const c of suite.cases) process.stdout.write(`  ${c.name}: ${describeCase(c)}\n`);
+    return;
+  }
+  // A long suite must not fail at the very end on an unusable output path.
+  if (opts.json && existsSync(opts.json) && statSync(opts.json).isDirectory()) throw new UserError(`--json: ${opts.json} is a directory`);
+  const runners = opts.runners ?? (await (await import('./runners.js')).loadRunners());
+  const interactive = opts.interactive ?? (Boolean(process.stderr.isTTY) && !inCi());
+  let sink: SuiteSink & { close?: () => void };
+  if (interactive) sink = (await import('./progress.js')).inkSink();
+  else sink = plainSink((line) => process.stderr.write(`${line}\n`));
+  const command = ['spbench', ...process.argv.slice(2)];
+  let outcome;
+  try {
+    outcome = await runSuite(suite, { backend: opts.backend, command, runners, sink });
+  } finally {
+    sink.close?.();
+  }
+  for (const w of outcome.warnings) process.stderr.write(`spbench: warning: ${w}\n`);
+  if (outcome.file) {
+    if (opts.json) {
+      writeOutput(opts.json, `${JSON.stringify(outcome.file, null, 1)}\n`);
+      process.stderr.write(`wrote ${outcome.file.cases.length} case(s) of suite "${suite.name}" to ${opts.json}\n`);
+    } else {
+      process.stdout.write(renderReport(outcome.file, 'md'));
+    }
+  }
+  if (outcome.error) throw outcome.error;
+}

@@ -1,0 +1,204 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunSink, SpgemmRequest, SpmmRequest } from '../src/bench/api.js';
+import { ResultFile, type CaseResult } from '../src/bench/result-file.js';
+import { loadSuite, parseSuite } from '../src/suite/load.js';
+import { eta, runSuite, type Runners, type SuiteProgress, type SuiteSink } from '../src/suite/run.js';
+import { runSuiteCommand } from '../src/suite/command.js';
+import { RuntimeFailure } from '../src/util/errors.js';
+import { method, resultFile } from './report-fixtures.js';
+import { cli, REPO, tempDir, writeJson } from './report-cli.js';
+
+const GOOD = {
+  name: 'demo',
+  defaults: { samples: 12, mode: 'graph', precision: ['f32', 'f64'] },
+  cases: [
+    { op: 'spmm', name: 'small', batch: 100, dim: 64, nnzRow: '1:5', nb: [16, 64] },
+    { op: 'spmm', name: 'files', matrices: 'graphs/', nb: 32, samples: 40 },
+    { op: 'spgemm', name: 'rmat', gen: 'rmat:scale=10,ef=8', precision: 'f64' },
+  ],
+};
+
+function errorOf(obj: unknown): string {
+  try {
+    parseSuite(obj, 'suite.json');
+  } catch (err) {
+    return (err as Error).message;
+  }
+  assert.fail('expected the suite to be rejected');
+}
+
+test('a good suite validates; defaults fill cases, scalars become lists, paths resolve next to the suite', () => {
+  const s = parseSuite(GOOD, '/data/suites/demo.json');
+  const [small, files, rmat] = s.cases;
+  assert.equal(small.op, 'spmm');
+  if (small.op === 'spmm') {
+    assert.deepEqual(small.batch, [100]);
+    assert.deepEqual(small.dim, ['64']);
+    assert.deepEqual(small.nnzRow, ['1:5']);
+    assert.deepEqual(small.mode, ['graph']);
+    assert.deepEqual(small.precision, ['f32', 'f64']);
+    assert.equal(small.samples, 12);
+    assert.equal(small.warmup, 5); // built-in default
+    assert.equal(small.methods, 'all');
+  }
+  if (files.op === 'spmm') {
+    assert.deepEqual(files.matrices, ['/data/suites/graphs']);
+    assert.equal(files.samples, 40); // the case's own value beats defaults
+  }
+  if (rmat.op === 'spgemm') {
+    assert.deepEqual(rmat.precision, ['f64']);
+    assert.deepEqual(rmat.gen, ['rmat:scale=10,ef=8']);
+    assert.equal(rmat.samples, 12);
+  }
+});
+
+test('bad suites give errors naming the file and the JSON path of the field', () => {
+  const bad = (mut: (s: typeof GOOD & Record<string, unknown>) => void) => {
+    const s = structuredClone(GOOD) as typeof GOOD & Record<string, unknown>;
+    mut(s);
+    return errorOf(s);
+  };
+  assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).nb = [16, 'x'])), /^invalid suite suite\.json: cases\[0\]\.nb\[1\]: expected number/);
+  assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).nnz_row = 3)), /cases\[0\]\.nnz_row: unknown field/);
+  assert.match(bad((s) => ((s.cases[1] as Record<string, unknown>).op = 'spmv')), /cases\[1\]\.op: Invalid discriminator value/);
+  assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).dim = '32-256')), /cases\[0\]\.dim: .*range such as "32:256"/);
+  assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).precision = 'f16')), /cases\[0\]\.precision/);
+  assert.match(bad((s) => delete (s.cases[0] as Record<string, unknown>).batch), /cases\[0\]\.batch: required \(or give "matrices"\)/);
+  assert.match(bad((s) => delete (s.cases[2] as Record<string, unknown>).gen), /cases\[2\]\.gen: a spgemm case needs "gen"/);
+  assert.match(bad((s) => (s.cases[2].name = 'small')), /cases\[2\]\.name: duplicate case name "small" \(also cases\[0\]\)/);
+  assert.match(bad((s) => ((s.defaults as Record<string, unknown>).samples = 0)), /defaults\.samples: Too small/);
+  assert.match(bad((s) => ((s.defaults as Record<string, unknown>).bogus = 1)), /defaults\.bogus: unknown field/);
+  assert.match(bad((s) => (s.cases = [])), /cases: Too small/);
+  assert.match(bad((s) => (s.name = 'has space')), /name: expected a name of letters/);
+  assert.match(errorOf([1, 2]), /suite\.json: \(top level\): expected an object/);
+});
+
+test('the shipped suites in reports/suites validate and cover the seeds\' figure grids', async () => {
+  const dir = join(REPO, 'reports', 'suites');
+  const names = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  assert.deepEqual(names, ['ci-smoke.json', 'paper-spmm.json', 'spgemm.json']);
+  const suites = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await loadSuite(join(dir, n))] as const)));
+  const paper = suites['paper-spmm.json'].cases.map((c) => c.name);
+  for (const f of ['fig6a', 'fig6b', 'fig7a', 'fig7b', 'fig7c', 'fig7d', 'fig7e', 'fig7f', 'fig8']) assert.ok(paper.includes(f), f);
+  const fig8 = suites['paper-spmm.json'].cases.find((c) => c.name === 'fig8')!;
+  if (fig8.op === 'spmm') {
+    assert.deepEqual(fig8.dim, ['32:256']);
+    assert.equal(Math.max(...fig8.nb), 1024);
+  }
+  const gens = suites['spgemm.json'].cases.flatMap((c) => (c.op === 'spgemm' ? c.gen ?? [] : []));
+  assert.deepEqual(gens, ['stencil:dims=3,n=40,points=27', 'stencil:dims=3,n=64,points=27', 'stencil:dims=2,n=1000,points=5', 'uniform:rows=200000,nnz_row=8', 'rmat:scale=16,ef=8', 'rmat:scale=18,ef=4']);
+  for (const c of suites['ci-smoke.json'].cases) assert.ok(c.samples >= 20, 'compare needs enough samples');
+});
+
+/** Fake cores: one case per n_B (spmm) or per precision (spgemm), like the real ones. */
+function fakeRunners(fail?: string): Runners & { calls: (SpmmRequest | SpgemmRequest)[] } {
+  const calls: (SpmmRequest | SpgemmRequest)[] = [];
+  const mk = (id: string, params: CaseResult['params']): CaseResult => ({ id, op: 'spmm', label: id, params, input: {}, results: [method('batched-csr', 'ours', [1, 1.1, 0.9])] });
+  return {
+    calls,
+    async spmm(req: SpmmRequest, sink: RunSink) {
+      calls.push(req);
+      if (fail && req.samples === 99) throw new RuntimeFailure(fail, 'stderr tail');
+      const cases = req.nb.map((nb, i) => {
+        sink.progress({ done: i, total: req.nb.length, label: `n_B ${nb}`, elapsedMs: 0 });
+        return mk(`spmm/nb=${nb}`, { nb, precision: req.precision[0] });
+      });
+      return resultFile(cases);
+    },
+    async spgemm(req: SpgemmRequest) {
+      calls.push(req);
+      return resultFile(req.precision.map((p) => ({ ...mk(`spgemm/${req.gen[0]}/${p}`, { precision: p }), op: 'spgemm' as const })));
+    },
+  };
+}
+
+function recordingSink(): SuiteSink & { progress: (p: SuiteProgress) => void; seen: SuiteProgress[]; done: string[]; failed: string[] } {
+  const seen: SuiteProgress[] = [];
+  const done: string[] = [];
+  const failed: string[] = [];
+  return { seen, done, failed, progress: (p) => seen.push(p), caseDone: (n) => done.push(n), caseFailed: (n) => failed.push(n), log: () => undefined };
+}
+
+test('runSuite runs every case with its request and merges one valid result file', async () => {
+  const suite = parseSuite(GOOD, 'demo.json');
+  const runners = fakeRunners();
+  const sink = recordingSink();
+  let clock = 0;
+  const out = await runSuite(suite, { backend: 'cpu', command: ['spbench', 'run', 'demo.json'], runners, sink, now: () => (clock += 100) });
+  assert.equal(out.error, null);
+  assert.ok(out.file);
+  assert.ok(ResultFile.safeParse(out.file).success);
+  assert.deepEqual(out.file!.cases.map((c) => c.id), ['small/spmm/nb=16', 'small/spmm/nb=64', 'files/spmm/nb=32', 'rmat/spgemm/rmat:scale=10,ef=8/f64']);
+  assert.equal(out.file!.cases[0].params.suite_case, 'small');
+  assert.deepEqual(out.file!.command, ['spbench', 'run', 'demo.json']);
+  const req = runners.calls[0] as SpmmRequest;
+  assert.deepEqual([req.batch, req.dim, req.nnzRow, req.nb, req.mode, req.samples, req.backend], [[100], ['64'], ['1:5'], [16, 64], ['graph'], 12, 'cpu']);
+  assert.deepEqual(sink.done, ['small', 'files', 'rmat']);
+  // progress: cases done never goes back, the final report says 3/3, the ETA appears once work is done
+  const done = sink.seen.map((p) => p.casesDone);
+  assert.deepEqual(done, [...done].sort((a, b) => a - b));
+  assert.equal(sink.seen.at(-1)!.casesDone, 3);
+  assert.ok(sink.seen.some((p) => p.current === 'small' && p.etaMs !== null && p.etaMs > 0));
+  assert.equal(eta(1000, 0.25), 3000);
+  assert.equal(eta(1000, 0), null);
+});
+
+test('a case that throws does not lose the others, and the run still fails', async () => {
+  const s = structuredClone(GOOD);
+  (s.cases[1] as Record<string, unknown>).samples = 99; // the fake core throws on this one
+  const sink = recordingSink();
+  const out = await runSuite(parseSuite(s, 'demo.json'), { backend: 'cpu', command: [], runners: fakeRunners('spbench-cpu crashed (signal SEGV)'), sink });
+  assert.deepEqual(sink.failed, ['files']);
+  assert.deepEqual(out.file!.cases.map((c) => String(c.params.suite_case)), ['small', 'small', 'rmat']);
+  assert.ok(out.error instanceof RuntimeFailure);
+  assert.match(out.error!.message, /1 suite case\(s\) failed: files: spbench-cpu crashed/);
+});
+
+test('runSuiteCommand writes the merged result file with --json (plain progress lines)', async () => {
+  const dir = tempDir();
+  const suitePath = writeJson(dir, 'demo.json', GOOD);
+  const out = join(dir, 'out.json');
+  const write = process.stderr.write;
+  const lines: string[] = [];
+  process.stderr.write = ((chunk: string) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
+  try {
+    await runSuiteCommand(suitePath, { json: out, backend: 'cpu', runners: fakeRunners(), interactive: false });
+  } finally {
+    process.stderr.write = write;
+  }
+  const file = ResultFile.parse(JSON.parse(readFileSync(out, 'utf8')));
+  assert.equal(file.cases.length, 4);
+  const text = lines.join('');
+  assert.match(text, /\[0\/3\] demo: small \(spmm batch 100 .*\) · elapsed \d+ s · ETA/);
+  assert.match(text, /done rmat: 1 case\(s\), 1 result\(s\)/);
+  assert.match(text, /wrote 4 case\(s\) of suite "demo" to/);
+});
+
+test('CLI: run --validate lists the cases; a bad suite exits 2 naming the field', () => {
+  const dir = tempDir();
+  const ok = cli(['run', writeJson(dir, 'ok.json', GOOD), '--validate']);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /suite "demo" is valid, 3 case\(s\)/);
+  const broken = structuredClone(GOOD);
+  (broken.cases[0] as Record<string, unknown>).batch = -1;
+  const bad = cli(['run', writeJson(dir, 'bad.json', broken), '--json', join(dir, 'x.json')]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /bad\.json: cases\[0\]\.batch: Too small/);
+  const notJson = cli(['run', writeJson(dir, 'nj.json', '{ nope')]);
+  assert.equal(notJson.code, 2);
+  assert.match(notJson.stderr, /suite file .*nj\.json is not JSON/);
+});
+
+test('merging files from different backends keeps each case\'s backend and warns', async () => {
+  const { mergeResultFiles } = await import('../src/suite/merge.js');
+  const c: CaseResult = { id: 'spmm/x', op: 'spmm', label: 'x', params: { nb: 1 }, input: {}, results: [] };
+  const gpu = resultFile([c]);
+  const cpu = resultFile([{ ...c, id: 'spgemm/y' }], { backend: 'cpu', device: null, env: null });
+  const { file, warnings } = mergeResultFiles([{ name: 'a', file: gpu }, { name: 'b', file: cpu }], { command: ['spbench'], created: 'now' });
+  assert.deepEqual(file.cases.map((k) => [k.id, k.params.backend, k.params.suite_case]), [['a/spmm/x', 'cuda', 'a'], ['b/spgemm/y', 'cpu', 'b']]);
+  assert.match(warnings[0], /different backends\/devices \(cuda NVIDIA H100 80GB HBM3, cpu\)/);
+  assert.equal(file.backend, 'cuda');
+});
