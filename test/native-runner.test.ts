@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { RuntimeFailure } from '../src/util/errors.js';
+import { RuntimeFailure, UserError } from '../src/util/errors.js';
 import { parseNativeLine, type NativeLine } from '../src/native/protocol.js';
 import { runNative, STDERR_TAIL_BYTES } from '../src/native/runner.js';
 import { tempDir, writeScript } from './native-fixtures.js';
@@ -118,5 +118,16 @@ describe('parseNativeLine', () => {
     assert.equal(l.type, 'result');
     const env = parseNativeLine(ENV, 1);
     assert.ok(env.type === 'env' && env.devices.length === 0, 'devices default to []');
+  });
+});
+
+describe('runNative usage errors', () => {
+  it("turns exit status 2 into a usage error carrying the child's first stderr sentence", async () => {
+    const exe = writeScript(tempDir('exit2'), 'fake-native', "#!/bin/sh\necho \"fake-native: unknown method 'foo' (known: all, a, b)\" >&2\necho 'usage: fake-native spmm ...' >&2\nexit 2\n");
+    await assert.rejects(runNative(exe, []), (err: unknown) => {
+      assert.ok(err instanceof UserError, 'a UserError (exit code 2 at the CLI)');
+      assert.equal((err as Error).message, "unknown method 'foo' (known: all, a, b)");
+      return true;
+    });
   });
 });

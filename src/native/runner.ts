@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { RuntimeFailure } from '../util/errors.js';
+import { RuntimeFailure, UserError } from '../util/errors.js';
 import { parseNativeLine, type NativeLine } from './protocol.js';
 
 export const STDERR_TAIL_BYTES = 4096;
@@ -89,6 +89,12 @@ export function runNative(exePath: string, args: string[], opts: RunNativeOption
       if (timedOut) return reject(new RuntimeFailure(withTail(`${cmd}: did not finish within ${((opts.timeoutMs ?? 0) / 1000).toFixed(1)} s and was stopped`, tail)));
       if (protocolError) return reject(new RuntimeFailure(withTail(`${cmd}: printed output that spbench cannot read: ${protocolError}`, tail)));
       if (signal) return reject(new RuntimeFailure(withTail(`${cmd}: killed by signal ${signal} (crashed or was stopped)`, tail)));
+      if (code === 2) {
+        // Exit 2 means the child rejected what the user asked for (unknown method, bad input file):
+        // its first stderr line is the sentence to show, as a usage error.
+        const first = tail.replace(/^…/, '').split('\n').find((l) => l.trim().length > 0);
+        if (first) return reject(new UserError(first.replace(/^[\w.-]+: /, '')));
+      }
       if (code !== 0) {
         const meaning = EXIT_MEANING[code ?? -1];
         return reject(new RuntimeFailure(withTail(`${cmd}: exited with status ${code}${meaning ? ` (${meaning})` : ''}`, tail)));
