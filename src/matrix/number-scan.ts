@@ -84,7 +84,8 @@ function scanSlow(buf: Uint8Array, p: number): number {
     if (nd < 15) {
       w = w * 10 + d;
       if (w !== 0) nd++;
-    } else exact = false;
+    } else if (d === 0) e10++; // zeros past 15 digits keep it exact ("1.0000000000000000e+00")
+    else exact = false;
     c = buf[++p];
     d = c - 48;
   }
@@ -99,7 +100,7 @@ function scanSlow(buf: Uint8Array, p: number): number {
         w = w * 10 + d;
         if (w !== 0) nd++;
         e10--;
-      } else exact = false;
+      } else if (d !== 0) exact = false;
       c = buf[++p];
       d = c - 48;
     }
