@@ -153,10 +153,18 @@ test('randomised: byte-level value parsing equals parseFloat on thousands of for
   let s = 2024;
   const rnd = () => (s = (s * 48271) % 2147483647) / 2147483647;
   const toks: string[] = [];
-  for (let i = 0; i < 3000; i++) {
+  for (let i = 0; i < 6000; i++) {
     const x = (rnd() * 2 - 1) * 10 ** Math.floor(rnd() * 40 - 20);
-    const f = i % 6;
-    toks.push(f === 0 ? String(x) : f === 1 ? x.toExponential(16) : f === 2 ? x.toPrecision(1 + (i % 21)) : f === 3 ? x.toFixed(i % 20) : f === 4 ? x.toExponential(i % 8) : String(Math.round(x * 1e6)));
+    const f = i % 8;
+    toks.push(
+      f === 0 ? String(x) : f === 1 ? x.toExponential(16) : f === 2 ? x.toPrecision(1 + (i % 21)) : f === 3 ? x.toFixed(i % 20)
+        : f === 4 ? x.toExponential(i % 8) : f === 5 ? String(Math.round(x * 1e6)) : f === 6 ? x.toPrecision(16 + (i % 4)) : x.toExponential(15 + (i % 4)),
+    );
+  }
+  // 16-19 digit integers at and around the midpoints between doubles (ties-to-even cases)
+  for (let e = 54; e < 63; e++) {
+    const mid = 2n ** BigInt(e) + 2n ** BigInt(e - 53) * 3n;
+    for (const m of [mid - 1n, mid, mid + 1n]) toks.push(m.toString());
   }
   const text = `%%MatrixMarket matrix coordinate real general\n1 ${toks.length} ${toks.length}\n` + toks.map((t, i) => `1 ${i + 1} ${t}`).join('\n') + '\n';
   const { matrix } = await read('random-numbers.mtx', text, 4096);
