@@ -198,7 +198,9 @@ function twoStep(w: number, tail: number, k: number, q: number): number {
   const hi = bitWords[1], lo = bitWords[0];
   const e = (hi >>> 20) & 0x7ff;
   if ((lo === 0 && (hi & 0xfffff) === 0) || e < 54 || e > 2000) return NaN;
-  const h = 2 ** (e - 1076); // half an ulp of x0
+  bitWords[1] = (e - 53) << 20; // half an ulp of x0 is 2^(e - 1076): built from bits (Math.pow is slow)
+  bitWords[0] = 0;
+  const h = bits[0];
   const t = Math.abs(c) / h; // rounding boundaries sit at odd multiples of h
   if (Math.abs(t - 1) < 1e-9 || Math.abs(t - 3) < 1e-9 || t >= 4) return NaN;
   return x0 + c;
