@@ -59,7 +59,43 @@ export function scanNumber(buf: Uint8Array, p: number): number {
     const v = frac === 0 ? w : w / POW10[frac];
     return neg ? -v : v;
   }
+  if (nd <= 24 && frac <= 22 && (c === 32 || c === 10 || c === 13 || c === 9)) {
+    // a long plain decimal (shortest round-trip output has 16-17 digits): split the digits into
+    // 15 + up to 4 without re-checking the syntax, then twoStep
+    const v = longDecimal(buf, intStart, p, frac);
+    if (v === v) {
+      scanHadFraction = frac > 0 || buf[p - 1] === 46;
+      scanEnd = p;
+      return neg ? -v : v;
+    }
+  }
   return scanSlow(buf, start);
+}
+
+/**
+ * Digits between `from` and `to` (one '.' among them, `frac` digits after it) as a correctly
+ * rounded double, or NaN to send the token to scanSlow. The mantissa keeps 19 significant digits
+ * (w: 15, tail: k <= 4); digits past those must be zeros, each raising the exponent by one.
+ */
+function longDecimal(buf: Uint8Array, from: number, to: number, frac: number): number {
+  let w = 0, tail = 0, k = 0, nd = 0, z = 0;
+  for (let i = from; i < to; i++) {
+    const d = buf[i] - 48;
+    if (d < 0) continue; // the '.'
+    if (nd < 15) {
+      w = w * 10 + d;
+      if (w !== 0) nd++;
+    } else if (nd < 19) {
+      tail = tail * 10 + d;
+      k++;
+      nd++;
+    } else if (d === 0) z++;
+    else return NaN;
+  }
+  const q = z - frac;
+  if (q < -22 || q > 22) return NaN;
+  if (k > 0) return twoStep(w, tail, k, q);
+  return q >= 0 ? w * POW10[q] : w / POW10[-q];
 }
 
 /** Everything the fast path leaves: exponents, long mantissas, inf/nan, bad syntax. */
