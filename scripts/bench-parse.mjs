@@ -2,7 +2,7 @@
 // Matrix Market parse benchmark: our streaming reader (dist/src/matrix/mtx-read.js) against
 // scipy.io.mmread on the same ~240 MB real general coordinate file.
 // The file is generated deterministically (xorshift, fixed seed) and kept under os.tmpdir().
-// Usage: npm run build && node scripts/bench-parse.mjs [--runs 3] [--values short|full] [--mb 240]
+// Usage: npm run build && npm run bench:parse -- [--runs 3] [--values short|full] [--mb 240] [--python python3]
 //   --values short: values with 1-8 significant digits (typical hand-written / %g files)
 //   --values full:  shortest round-trip repr of random doubles (16-17 digits, as mmwrite writes)
 import { spawnSync } from 'node:child_process';
@@ -23,7 +23,12 @@ const targetMb = Number(opt('mb', '240'));
 const python = opt('python', process.env.PYTHON ?? 'python3');
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { readMtx } = await import(join(root, 'dist/src/matrix/mtx-read.js'));
+const readerPath = join(root, 'dist/src/matrix/mtx-read.js');
+if (!existsSync(readerPath)) {
+  console.error(`bench-parse: ${readerPath} not found; run \`npm run build\` first`);
+  process.exit(2);
+}
+const { readMtx } = await import(readerPath);
 
 function makeRng(seed) {
   let x = seed >>> 0 || 0x9e3779b9; // xorshift32: plenty for synthetic data

@@ -76,6 +76,14 @@ test('no temporary files are left in the output directory', () => {
   assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
 });
 
+test('a directory given as a .mtx file is a UserError, not a crash', async () => {
+  const { mkdirSync } = await import('node:fs');
+  const d = join(dir, 'dir.mtx');
+  mkdirSync(d);
+  const { readMtx } = await import('../src/matrix/mtx-read.js');
+  await assert.rejects(readMtx(d), (e: unknown) => e instanceof UserError && /dir\.mtx: cannot read: EISDIR/.test(e.message));
+});
+
 test('a missing input is a UserError naming the file', async () => {
   const input = join(dir, 'nope.mtx');
   await assert.rejects(convertMatrixFile({ input, output: join(dir, 'nope.spb') }), (e: unknown) => e instanceof UserError && /nope\.mtx/.test(e.message));

@@ -92,7 +92,8 @@ test('case-insensitive banner, last line without newline, empty matrix', async (
 
 test('values parse to the same double as parseFloat (fast and fallback paths)', async () => {
   const toks = ['0.1', '-0', '1e-300', '123456789012345678', '0.30000000000000004', '2.5E+3', '.5', '-7.', '+3', '1e22', '1e23',
-    '9007199254740993', '4.9406564584124654e-324', '1.7976931348623157e308', '000123.4500', '-1.5e-7', 'inf', '-Infinity', '123456.7890123456789'];
+    '9007199254740993', '4.9406564584124654e-324', '1.7976931348623157e308', '000123.4500', '-1.5e-7', 'inf', '-Infinity', '123456.7890123456789', '4.0000000000000000e+00', '1.2500000000000000000000E-01', '1234567890123450000', '1234567890123450001',
+    '0.000000000000000000012345', '100000000000000000000000', '-9.9999999999999999e+22', '1.00000000000000011102230246251565404236316680908203125'];
   const text = `%%MatrixMarket matrix coordinate real general\n1 ${toks.length} ${toks.length}\n` + toks.map((t, i) => `1 ${i + 1} ${t}`).join('\n') + '\n';
   const { matrix } = await read('numbers.mtx', text);
   toks.forEach((t, i) => {
@@ -146,4 +147,26 @@ test('parallel reading (worker threads) gives the same CSR and the same errors a
   const parErr = await readMtx(bad, { threads: 2, parallelMinBytes: 0 }).catch((e: Error) => e.message);
   assert.match(String(serialErr), /:\d+: bad value "x/);
   assert.equal(parErr, serialErr);
+});
+
+test('randomised: byte-level value parsing equals parseFloat on thousands of formats', async () => {
+  let s = 2024;
+  const rnd = () => (s = (s * 48271) % 2147483647) / 2147483647;
+  const toks: string[] = [];
+  for (let i = 0; i < 6000; i++) {
+    const x = (rnd() * 2 - 1) * 10 ** Math.floor(rnd() * 40 - 20);
+    const f = i % 8;
+    toks.push(
+      f === 0 ? String(x) : f === 1 ? x.toExponential(16) : f === 2 ? x.toPrecision(1 + (i % 21)) : f === 3 ? x.toFixed(i % 20)
+        : f === 4 ? x.toExponential(i % 8) : f === 5 ? String(Math.round(x * 1e6)) : f === 6 ? x.toPrecision(16 + (i % 4)) : x.toExponential(15 + (i % 4)),
+    );
+  }
+  // 16-19 digit integers at and around the midpoints between doubles (ties-to-even cases)
+  for (let e = 54; e < 63; e++) {
+    const mid = 2n ** BigInt(e) + 2n ** BigInt(e - 53) * 3n;
+    for (const m of [mid - 1n, mid, mid + 1n]) toks.push(m.toString());
+  }
+  const text = `%%MatrixMarket matrix coordinate real general\n1 ${toks.length} ${toks.length}\n` + toks.map((t, i) => `1 ${i + 1} ${t}`).join('\n') + '\n';
+  const { matrix } = await read('random-numbers.mtx', text, 4096);
+  toks.forEach((t, i) => assert.ok(Object.is(matrix.values[i], parseFloat(t)), `${t}: got ${matrix.values[i]}, want ${parseFloat(t)}`));
 });

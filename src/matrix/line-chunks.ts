@@ -15,6 +15,14 @@ export async function openInput(path: string): Promise<FileHandle> {
   }
 }
 
+async function readAt(fh: FileHandle, path: string, buf: Buffer, at: number, len: number, pos: number) {
+  try {
+    return await fh.read(buf, at, len, pos);
+  } catch (err) {
+    throw new UserError(`${path}: cannot read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
 /**
  * Calls `consume(buf, end)` with buf[0, end) holding whole lines (buf[end - 1] is '\n'), from
  * byte `start` to `stop` of the file (default: all of it). Returns the file size.
@@ -39,7 +47,7 @@ export async function readLineChunks(
         buf = bigger;
       }
       const want = Math.min(buf.length - have - 1, stop - pos);
-      const { bytesRead } = want > 0 ? await fh.read(buf, have, want, pos) : { bytesRead: 0 };
+      const { bytesRead } = want > 0 ? await readAt(fh, path, buf, have, want, pos) : { bytesRead: 0 };
       pos += bytesRead;
       const eof = bytesRead === 0;
       have += bytesRead;

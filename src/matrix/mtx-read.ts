@@ -198,7 +198,7 @@ export class MtxParser {
         this.state = State.Done;
         this.tooMany(line);
       }
-      // row index
+      // row index (the two index loops stay inline: this is the per-entry hot path)
       let d = c - 48;
       if (!(d >= 0 && d <= 9)) this.fail(line, `expected a row index, got "${tokenAt(buf, p)}"`);
       let r = 0;

@@ -59,7 +59,43 @@ export function scanNumber(buf: Uint8Array, p: number): number {
     const v = frac === 0 ? w : w / POW10[frac];
     return neg ? -v : v;
   }
+  if (nd <= 24 && frac <= 22 && (c === 32 || c === 10 || c === 13 || c === 9)) {
+    // a long plain decimal (shortest round-trip output has 16-17 digits): split the digits into
+    // 15 + up to 4 without re-checking the syntax, then twoStep
+    const v = longDecimal(buf, intStart, p, frac);
+    if (v === v) {
+      scanHadFraction = frac > 0 || buf[p - 1] === 46;
+      scanEnd = p;
+      return neg ? -v : v;
+    }
+  }
   return scanSlow(buf, start);
+}
+
+/**
+ * Digits between `from` and `to` (one '.' among them, `frac` digits after it) as a correctly
+ * rounded double, or NaN to send the token to scanSlow. The mantissa keeps 19 significant digits
+ * (w: 15, tail: k <= 4); digits past those must be zeros, each raising the exponent by one.
+ */
+function longDecimal(buf: Uint8Array, from: number, to: number, frac: number): number {
+  let w = 0, tail = 0, k = 0, nd = 0, z = 0;
+  for (let i = from; i < to; i++) {
+    const d = buf[i] - 48;
+    if (d < 0) continue; // the '.'
+    if (nd < 15) {
+      w = w * 10 + d;
+      if (w !== 0) nd++;
+    } else if (nd < 19) {
+      tail = tail * 10 + d;
+      k++;
+      nd++;
+    } else if (d === 0) z++;
+    else return NaN;
+  }
+  const q = z - frac;
+  if (q < -22 || q > 22) return NaN;
+  if (k > 0) return twoStep(w, tail, k, q);
+  return q >= 0 ? w * POW10[q] : w / POW10[-q];
 }
 
 /** Everything the fast path leaves: exponents, long mantissas, inf/nan, bad syntax. */
@@ -73,7 +109,9 @@ function scanSlow(buf: Uint8Array, p: number): number {
   } else if (c === 43) {
     c = buf[++p];
   }
-  let w = 0; // significant digits so far, exact while nd <= 15
+  let w = 0; // first 15 significant digits (exact)
+  let tail = 0; // the next k <= 4 digits: the mantissa is w * 10^k + tail
+  let k = 0;
   let nd = 0;
   let e10 = 0;
   let exact = true;
@@ -84,7 +122,12 @@ function scanSlow(buf: Uint8Array, p: number): number {
     if (nd < 15) {
       w = w * 10 + d;
       if (w !== 0) nd++;
-    } else exact = false;
+    } else if (nd < 19) {
+      tail = tail * 10 + d; // digits 16..19 (twoStep below)
+      k++;
+      nd++;
+    } else if (d === 0) e10++; // zeros past 19 digits keep it exact
+    else exact = false;
     c = buf[++p];
     d = c - 48;
   }
@@ -99,7 +142,12 @@ function scanSlow(buf: Uint8Array, p: number): number {
         w = w * 10 + d;
         if (w !== 0) nd++;
         e10--;
-      } else exact = false;
+      } else if (nd < 19) {
+        tail = tail * 10 + d;
+        k++;
+        nd++;
+        e10--;
+      } else if (d !== 0) exact = false;
       c = buf[++p];
       d = c - 48;
     }
@@ -133,12 +181,65 @@ function scanSlow(buf: Uint8Array, p: number): number {
     return NaN;
   }
   scanEnd = p;
-  let v: number;
-  if (exact && e10 >= 0 && e10 <= 22) v = w * POW10[e10];
-  else if (exact && e10 < 0 && e10 >= -22) v = w / POW10[-e10];
-  else if (w === 0 && exact) v = 0;
-  else return Number(latin1(buf, start, p));
+  let v = NaN;
+  if (!exact || e10 < -22 || e10 > 22) v = exact && w === 0 ? 0 : NaN;
+  else if (k > 0) v = twoStep(w, tail, k, e10);
+  else v = e10 >= 0 ? w * POW10[e10] : w / POW10[-e10];
+  if (v !== v) return Number(latin1(buf, start, p));
   return neg ? -v : v;
+}
+
+// Error-free products (Dekker): twoProd returns fl(a*b) and leaves the exact rounding error in
+// tpErr, so that a*b = result + tpErr exactly (no FMA in JavaScript).
+let tpErr = 0;
+const SPLITTER = 134217729; // 2^27 + 1
+function twoProd(a: number, b: number): number {
+  const p = a * b;
+  let t = SPLITTER * a;
+  const ah = t - (t - a), al = a - ah;
+  t = SPLITTER * b;
+  const bh = t - (t - b), bl = b - bh;
+  tpErr = ah * bh - p + ah * bl + al * bh + al * bl;
+  return p;
+}
+
+const bits = new Float64Array(1);
+const bitWords = new Uint32Array(bits.buffer);
+
+/**
+ * Correctly rounded (w * 10^k + tail) * 10^q for 16-19 digit mantissas, |q| <= 22: the mantissa
+ * as an exact double-double (Wh + Wl), one rounded product or quotient x0, and the exact
+ * remainder, which says on which side of the rounding midpoints the true value lies. When it is
+ * within 2^-30 of a midpoint (or x0 is a power of two, where the spacing changes) this gives up
+ * (NaN) and the caller uses Number(), so the result always equals parseFloat's.
+ */
+function twoStep(w: number, tail: number, k: number, q: number): number {
+  const p1 = twoProd(w, POW10[k]);
+  const e1 = tpErr;
+  const wh = p1 + tail;
+  const bb = wh - p1;
+  const wl = p1 - (wh - bb) + (tail - bb) + e1;
+  let x0: number, c: number;
+  if (q >= 0) {
+    const d = POW10[q];
+    x0 = twoProd(wh, d);
+    c = tpErr + wl * d;
+  } else {
+    const d = POW10[-q];
+    x0 = wh / d;
+    const p = twoProd(x0, d);
+    c = (wh - p - tpErr + wl) / d;
+  }
+  bits[0] = x0;
+  const hi = bitWords[1], lo = bitWords[0];
+  const e = (hi >>> 20) & 0x7ff;
+  if ((lo === 0 && (hi & 0xfffff) === 0) || e < 54 || e > 2000) return NaN;
+  bitWords[1] = (e - 53) << 20; // half an ulp of x0 is 2^(e - 1076): built from bits (Math.pow is slow)
+  bitWords[0] = 0;
+  const h = bits[0];
+  const t = Math.abs(c) / h; // rounding boundaries sit at odd multiples of h
+  if (Math.abs(t - 1) < 1e-9 || Math.abs(t - 3) < 1e-9 || t >= 4) return NaN;
+  return x0 + c;
 }
 
 /** inf, infinity, nan (any case), as several Matrix Market writers print them. */
