@@ -1,0 +1,226 @@
+// Host side of our kernels and the paper's: each Method owns its device copy of the batch, decides
+// its launch configuration once in setup() from the batch and the device, and launches in run().
+//   swa-coo, swa-csr, swa-coo-shared, swa-csr-shared : the paper's SWA SpMM, one launch per matrix
+//   batched-coo, batched-csr                          : the paper's Batched SpMM, one launch per batch
+//   batched-csr-vec, batched-csr-vec-persist          : ours (registers + vector loads, see vec.cuh)
+#pragma once
+#include <memory>
+#include <type_traits>
+#include "device_batch.cuh"
+#include "swa.cuh"
+#include "vec.cuh"
+
+namespace spb {
+
+// Calls f(std::integral_constant<Layout, L>) for the runtime layout.
+template <typename F>
+inline void with_layout(Layout l, F&& f) {
+  if (l == Layout::Row) f(std::integral_constant<Layout, Layout::Row>());
+  else f(std::integral_constant<Layout, Layout::Col>());
+}
+
+template <typename T>
+class KernelMethod : public Method<T> {
+ public:
+  KernelMethod(std::string name, std::string family, int parts) : name_(std::move(name)), family_(std::move(family)), parts_(parts) {}
+  std::string name() const override { return name_; }
+  std::string family() const override { return family_; }
+  void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
+    h_ = &h;
+    dev_ = &dev;
+    d_.setup(h, this->mem, parts_);
+    d_.upload(s);
+    plan();
+  }
+  void upload(cudaStream_t s) override { d_.upload(s); }
+  T* output() override { return d_.v.C; }
+
+ protected:
+  virtual void plan() {}
+  const HostBatch<T>* h_ = nullptr;
+  const DeviceInfo* dev_ = nullptr;
+  DeviceBatch<T> d_;
+
+ private:
+  std::string name_, family_;
+  int parts_;
+};
+
+constexpr int kTB = 256;  // threads per block of the SWA CSR kernels
+
+// swa-coo: global atomics, C zeroed by one memset inside the timed region, a launch per matrix.
+template <typename T>
+class SwaCooGlobal : public KernelMethod<T> {
+ public:
+  SwaCooGlobal() : KernelMethod<T>("swa-coo", "paper", DeviceBatch<T>::kCoo) {}
+  void run(cudaStream_t s) override {
+    const HostBatch<T>& h = *this->h_;
+    const int sw = sub_warp(h.nb), lg = log2i(sw);
+    CUDA_CHECK(cudaMemsetAsync(this->d_.v.C, 0, this->d_.c_bytes(), s));
+    with_layout(h.layout, [&](auto L) {
+      for (int i = 0; i < h.batch; ++i) {
+        if (h.nnz[i] == 0) continue;
+        swa_coo_global_kernel<T, decltype(L)::value><<<ceil_div(int64_t(h.nnz[i]) * sw, kTB), kTB, 0, s>>>(this->d_.v, i, lg);
+        CUDA_CHECK_LAUNCH();
+      }
+    });
+  }
+};
+
+// swa-csr / swa-csr-shared (a launch per matrix) and batched-csr (one launch, shared memory).
+template <typename T>
+class SwaCsr : public KernelMethod<T> {
+ public:
+  SwaCsr(std::string name, bool shared, bool batched)
+      : KernelMethod<T>(std::move(name), "paper", DeviceBatch<T>::kCsr), shared_(shared), batched_(batched) {}
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
+    if (shared_ && blocking(h, dev).p == 0) return "one output column of a sub-warp row does not fit the shared-memory budget";
+    return "";
+  }
+  void run(cudaStream_t s) override {
+    const HostBatch<T>& h = *this->h_;
+    with_layout(h.layout, [&](auto L) {
+      constexpr Layout LL = decltype(L)::value;
+      auto kernel = shared_ ? swa_csr_kernel<T, LL, true> : swa_csr_kernel<T, LL, false>;
+      auto launch = [&](int base, int count, int max_m) {
+        const int64_t threads = int64_t(count) * max_m * b_.p * sw_;
+        if (threads == 0) return;
+        kernel<<<ceil_div(threads, kTB), kTB, shared_ ? b_.smem * (kTB / sw_) : 0, s>>>(this->d_.v, base, count, max_m, b_.p, b_.cb_w, log2i(sw_));
+        CUDA_CHECK_LAUNCH();
+      };
+      if (batched_) launch(0, h.batch, h.max_m);
+      else for (int i = 0; i < h.batch; ++i) launch(i, 1, h.m[i]);
+    });
+  }
+
+ protected:
+  // Paper Fig. 5d: (TB / subWarp) rows of nb values per block; block the columns past the budget,
+  // which is the shared memory per SM split over the blocks needed for full occupancy.
+  ColBlocking blocking(const HostBatch<T>& h, const DeviceInfo& dev) const {
+    if (!shared_) { ColBlocking b; b.cb_w = std::max(h.nb, 1); return b; }
+    const int sw = sub_warp(h.nb);
+    const size_t budget = dev.budget_for(dev.max_threads_sm / kTB);
+    ColBlocking b = col_blocking(h.nb, sizeof(T) * (kTB / sw), budget);
+    b.smem = b.smem / (kTB / sw);  // per sub-warp row; launch multiplies back
+    return b;
+  }
+  void plan() override {
+    sw_ = sub_warp(this->h_->nb);
+    b_ = blocking(*this->h_, *this->dev_);
+    if (shared_) {
+      const size_t bytes = b_.smem * (kTB / sw_);
+      with_layout(this->h_->layout, [&](auto L) { allow_smem(swa_csr_kernel<T, decltype(L)::value, true>, bytes); });
+      this->info_n["smem_bytes"] = double(bytes);
+    }
+    this->info_n["sub_warp"] = sw_;
+    this->info_n["col_blocks"] = b_.p;
+  }
+  bool shared_, batched_;
+  int sw_ = 32;
+  ColBlocking b_;
+};
+
+// swa-coo-shared (a launch per matrix, blocking per matrix) and batched-coo (a block per matrix
+// or column block; blocking decided once from max m_i * nb, as the paper does).
+template <typename T>
+class SwaCooShared : public KernelMethod<T> {
+ public:
+  SwaCooShared(std::string name, bool batched) : KernelMethod<T>(std::move(name), "paper", DeviceBatch<T>::kCoo), batched_(batched) {}
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
+    if (col_blocking(h.nb, sizeof(T) * h.max_m, budget(dev)).p == 0)
+      return "one output column of the largest matrix (" + std::to_string(h.max_m) + " rows) does not fit the shared-memory budget (paper's case 3)";
+    return "";
+  }
+  void run(cudaStream_t s) override {
+    const HostBatch<T>& h = *this->h_;
+    const int lg = log2i(sub_warp(h.nb));
+    with_layout(h.layout, [&](auto L) {
+      auto kernel = swa_coo_shared_kernel<T, decltype(L)::value>;
+      if (batched_) {
+        if (h.max_m == 0) return;
+        kernel<<<h.batch * all_.p, threads(h.max_nnz), all_.smem, s>>>(this->d_.v, 0, all_.p, all_.cb_w, lg);
+        CUDA_CHECK_LAUNCH();
+      } else {
+        for (int i = 0; i < h.batch; ++i) {
+          if (h.m[i] == 0) continue;
+          kernel<<<per_[i].p, threads(h.nnz[i]), per_[i].smem, s>>>(this->d_.v, i, per_[i].p, per_[i].cb_w, lg);
+          CUDA_CHECK_LAUNCH();
+        }
+      }
+    });
+  }
+
+ private:
+  static size_t budget(const DeviceInfo& dev) { return dev.budget_for(2); }  // >= 2 resident blocks per SM
+  int threads(int nnz) const {
+    const int64_t want = int64_t(std::max(nnz, 1)) * sub_warp(this->h_->nb);
+    return int(std::min<int64_t>(512, std::max<int64_t>(32, (want + 31) / 32 * 32)));
+  }
+  void plan() override {
+    const HostBatch<T>& h = *this->h_;
+    const size_t bud = budget(*this->dev_);
+    all_ = col_blocking(h.nb, sizeof(T) * h.max_m, bud);
+    per_.clear();
+    for (int i = 0; i < h.batch; ++i) per_.push_back(col_blocking(h.nb, sizeof(T) * std::max(h.m[i], 1), bud));
+    with_layout(h.layout, [&](auto L) { allow_smem(swa_coo_shared_kernel<T, decltype(L)::value>, all_.smem); });
+    this->info_n["smem_bytes"] = double(all_.smem);
+    this->info_n["col_blocks"] = all_.p;
+    this->info_n["smem_budget"] = double(bud);
+  }
+  bool batched_;
+  ColBlocking all_;
+  std::vector<ColBlocking> per_;
+};
+
+// Ours: batched-csr-vec (grid covers every row) and batched-csr-vec-persist (grid capped at the
+// blocks the SMs hold at once; the kernel's grid-stride loop walks the rest).
+template <typename T>
+class CsrVec : public KernelMethod<T> {
+ public:
+  CsrVec(std::string name, bool persistent) : KernelMethod<T>(std::move(name), "ours", DeviceBatch<T>::kCsr), persistent_(persistent) {}
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo&) const override {
+    if (uint64_t(h.batch) * uint64_t(h.max_m) * 32 >= (1ull << 32)) return "batch x max rows x 32 exceeds the kernel's 32-bit thread index";
+    return "";
+  }
+  void run(cudaStream_t s) override {
+    if (plan_.total == 0) return;
+    const HostBatch<T>& h = *this->h_;
+    with_layout(h.layout, [&](auto L) {
+      constexpr Layout LL = decltype(L)::value;
+      auto kernel = plan_.V == 1 ? csr_vec_kernel<T, LL, 1> : csr_vec_kernel<T, LL, 16 / sizeof(T)>;
+      kernel<<<grid_, 256, 0, s>>>(this->d_.v, plan_.lg_tpr, plan_.total);
+      CUDA_CHECK_LAUNCH();
+    });
+  }
+
+ private:
+  void plan() override {
+    const HostBatch<T>& h = *this->h_;
+    plan_ = vec_plan<T>(h.nb, h.max_m, h.batch, h.layout);
+    grid_ = std::max(1, ceil_div(plan_.total, 256));
+    if (persistent_) grid_ = std::min(grid_, this->dev_->sms * (this->dev_->max_threads_sm / 256));
+    this->info_n["vec_width"] = plan_.V;
+    this->info_n["lanes_per_row"] = 1 << plan_.lg_tpr;
+    this->info_n["grid"] = grid_;
+  }
+  bool persistent_;
+  VecPlan plan_;
+  int grid_ = 1;
+};
+
+// Every kernel method of ours and the paper's, by name (the driver adds the peers).
+template <typename T>
+inline std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
+  std::vector<std::unique_ptr<Method<T>>> v;
+  v.emplace_back(new SwaCooGlobal<T>());
+  v.emplace_back(new SwaCsr<T>("swa-csr", false, false));
+  v.emplace_back(new SwaCooShared<T>("swa-coo-shared", false));
+  v.emplace_back(new SwaCsr<T>("swa-csr-shared", true, false));
+  v.emplace_back(new SwaCooShared<T>("batched-coo", true));
+  v.emplace_back(new SwaCsr<T>("batched-csr", true, true));
+  v.emplace_back(new CsrVec<T>("batched-csr-vec", false));
+  v.emplace_back(new CsrVec<T>("batched-csr-vec-persist", true));
+  return v;
+}
+
+}  // namespace spb

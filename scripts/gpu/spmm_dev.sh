@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# One device call: build, odd-case checks in every mode, compute-sanitizer, timing sweep.
+# Run from the repository root; logs go to $OUT (or /tmp/spmm-out).
+set -u
+LOGS=/tmp/spmm-logs; mkdir -p $LOGS; OUT=$LOGS  # the device call tars $LOGS into the real $OUT (8-file limit)
+EXE=/tmp/spmm; IN=/tmp/spmm-in; mkdir -p $IN
+S=scripts/gpu/summarize_spmm.py
+STAGE=${STAGE:-all}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv > $OUT/gpu.txt 2>&1
+g++ -std=c++17 -O2 -I. scripts/gpu/make_spmm_inputs.cpp -o /tmp/mkin && /tmp/mkin $IN > /dev/null || { echo "input generation failed"; exit 1; }
+( time nvcc -std=c++17 -O3 -lineinfo -arch=sm_90 -I. cuda/drivers/spmm_cuda.cu -lcusparse -lcublas -o $EXE ) > $OUT/build.log 2>&1 || {
+  echo "FULL BUILD FAILED"; grep -v Wno-deprecated $OUT/build.log | head -40
+  nvcc -std=c++17 -O3 -lineinfo -arch=sm_90 -I. -DSPB_NO_PEERS cuda/drivers/spmm_cuda.cu -o $EXE >> $OUT/build.log 2>&1 || { echo "NO-PEERS BUILD FAILED"; tail -30 $OUT/build.log; exit 1; }
+  echo "built without peers"; }
+tail -4 $OUT/build.log
+run() { local tag=$1; shift; timeout 200 $EXE spmm "$@" > $OUT/$tag.jsonl 2> $OUT/$tag.err; echo "$tag rc=$?"; }
+if [[ $STAGE == all || $STAGE == check ]]; then
+  C="--warmup 1 --samples 3"
+  for mode in kernel e2e graph; do
+    run odd_$mode --input $IN/odd.spb --nb 1,17,33,1000 --mode $mode $C
+    run mixed_$mode --input $IN/mixed_b100.spb --nb 1,64,1000 --mode $mode $C
+    run dim1_$mode --input $IN/dim1_b10.spb --nb 1,33 --mode $mode $C
+    run b1_$mode --input $IN/b1_d64_n3.spb --nb 17,64 --mode $mode $C
+  done
+  run odd_f64 --input $IN/odd.spb --nb 1,17,64,1000 --precision f64 $C
+  run mixed_f64 --input $IN/mixed_b100.spb --nb 64,1000 --precision f64 $C
+  run odd_col --input $IN/odd.spb --nb 1,17,64 --layout col $C
+  run mixed_col_f64 --input $IN/mixed_b100.spb --nb 33,64 --layout col --precision f64 $C
+  run big_d1000 --input $IN/b4_d1000_n5.spb --nb 64,1000 $C
+  run huge_kernel --input $IN/b10000_d64_n3.spb --nb 64 --warmup 1 --samples 3
+  python3 $S --check $OUT/odd_*.jsonl $OUT/mixed_*.jsonl $OUT/dim1_*.jsonl $OUT/b1_*.jsonl $OUT/big_*.jsonl $OUT/huge_*.jsonl > $OUT/check.txt 2>&1
+  echo "check rc=$?"; tail -1 $OUT/check.txt
+fi
+if [[ $STAGE == all || $STAGE == san ]]; then
+  OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,tf-sparse-dense
+  for tool in memcheck racecheck; do
+    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $EXE spmm --input $IN/odd.spb --nb 17,64 --methods $OURS --warmup 0 --samples 1 > $OUT/san_$tool.jsonl 2> $OUT/san_$tool.txt
+    echo "sanitizer $tool rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" $OUT/san_$tool.txt | head -3
+  done
+  timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 $EXE spmm --input $IN/mixed_b100.spb --nb 64 --methods $OURS --warmup 0 --samples 1 --precision f64 > /dev/null 2> $OUT/san_memcheck_mixed.txt
+  echo "sanitizer memcheck mixed f64 rc=$?"; grep "ERROR SUMMARY" $OUT/san_memcheck_mixed.txt
+fi
+if [[ $STAGE == all || $STAGE == perf ]]; then
+  run perf_b100_d64 --input $IN/b100_d64_n3.spb --nb 64 --mode graph
+  run perf_b100_d256 --input $IN/b100_d256_n3.spb --nb 64 --mode graph
+  run perf_b10000_d64 --input $IN/b10000_d64_n3.spb --nb 64 --mode graph --samples 10
+  python3 $S $OUT/perf_*.jsonl > $OUT/perf.txt 2>&1; cat $OUT/perf.txt
+fi
