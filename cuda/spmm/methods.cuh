@@ -162,7 +162,8 @@ class SwaCooShared : public KernelMethod<T> {
     all_ = col_blocking(h.nb, sizeof(T) * h.max_m, bud);
     per_.clear();
     for (int i = 0; i < h.batch; ++i) per_.push_back(col_blocking(h.nb, sizeof(T) * std::max(h.m[i], 1), bud));
-    with_layout(h.layout, [&](auto L) { allow_smem(swa_coo_shared_kernel<T, decltype(L)::value>, all_.smem); });
+    // Per-matrix blockings may use more than the batch-wide one (smaller m_i): allow the whole budget.
+    with_layout(h.layout, [&](auto L) { allow_smem(swa_coo_shared_kernel<T, decltype(L)::value>, bud); });
     this->info_n["smem_bytes"] = double(all_.smem);
     this->info_n["col_blocks"] = all_.p;
     this->info_n["smem_budget"] = double(bud);
