@@ -78,7 +78,7 @@ HostBatch<T> make_batch(const std::vector<Csr>& A, int nb, Layout layout, uint64
   for (int i = 0; i < h.batch; ++i) {
     h.row_off[i + 1] = h.row_off[i] + h.m[i]; h.col_off[i + 1] = h.col_off[i] + h.k[i]; h.nnz_off[i + 1] = h.nnz_off[i] + h.nnz[i];
   }
-  h.rp = Pinned<int>(h.total_rows + 1); h.ci = Pinned<int>(h.total_nnz); h.val = Pinned<T>(h.total_nnz);
+  h.rp = Pinned<int>(h.total_rows + 1); h.ci = Pinned<int>(h.total_nnz); h.ci_g = Pinned<int>(h.total_nnz); h.val = Pinned<T>(h.total_nnz);
   h.coo_r = Pinned<int>(h.total_nnz); h.coo_c = Pinned<int>(h.total_nnz); h.coo_v = Pinned<T>(h.total_nnz);
   h.rp[0] = 0;
   std::mt19937_64 shuf(seed * 0x9E3779B97F4A7C15ull + 17);
@@ -88,7 +88,7 @@ HostBatch<T> make_batch(const std::vector<Csr>& A, int nb, Layout layout, uint64
     const int z0 = h.nnz_off[i];
     for (int r = 0; r < h.m[i]; ++r) h.rp[h.row_off[i] + r + 1] = z0 + int(c.row_ptr[r + 1]);
     perm.resize(h.nnz[i]);
-    for (int q = 0; q < h.nnz[i]; ++q) { perm[q] = q; h.ci[z0 + q] = int(c.col_idx[q]); h.val[z0 + q] = T(c.values[q]); }
+    for (int q = 0; q < h.nnz[i]; ++q) { perm[q] = q; h.ci[z0 + q] = int(c.col_idx[q]); h.ci_g[z0 + q] = h.col_off[i] + int(c.col_idx[q]); h.val[z0 + q] = T(c.values[q]); }
     for (int q = h.nnz[i] - 1; q > 0; --q) std::swap(perm[q], perm[shuf() % uint64_t(q + 1)]);  // Fisher-Yates
     for (int r = 0; r < h.m[i]; ++r)
       for (int64_t q = c.row_ptr[r]; q < c.row_ptr[r + 1]; ++q) {

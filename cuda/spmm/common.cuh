@@ -31,6 +31,7 @@ struct BatchView {
   const int* nnz_off = nullptr;
   const int* rp = nullptr;
   const int* ci = nullptr;
+  const int* ci_g = nullptr;  // block-diagonal columns (batched-csr-flat)
   const T* val = nullptr;
   const int* coo_r = nullptr;
   const int* coo_c = nullptr;
@@ -64,6 +65,7 @@ struct HostBatch {
   bool uniform = true;  // same m, k and nnz for every matrix (strided-batch peers need it)
   std::vector<int> m, k, nnz;
   Pinned<int> row_off, col_off, nnz_off, rp, ci, coo_r, coo_c;
+  Pinned<int> ci_g;  // ci + col_off[i]: columns as rows of B stacked (the block-diagonal view)
   Pinned<T> val, coo_v, B;  // B: each B_i (k_i x nb) stacked, in `layout`
 };
 

@@ -2,7 +2,7 @@
 // its launch configuration once in setup() from the batch and the device, and launches in run().
 //   swa-coo, swa-csr, swa-coo-shared, swa-csr-shared : the paper's SWA SpMM, one launch per matrix
 //   batched-coo, batched-csr                          : the paper's Batched SpMM, one launch per batch
-//   batched-csr-vec, batched-csr-vec-persist          : ours (registers + vector loads, see vec.cuh)
+//   batched-csr-vec, batched-csr-vec-persist, batched-csr-flat : ours (registers + vector loads, see vec.cuh)
 #pragma once
 #include <memory>
 #include <type_traits>
@@ -173,23 +173,34 @@ class SwaCooShared : public KernelMethod<T> {
   std::vector<ColBlocking> per_;
 };
 
-// Ours: batched-csr-vec (grid covers every row) and batched-csr-vec-persist (grid capped at the
-// blocks the SMs hold at once; the kernel's grid-stride loop walks the rest).
+// Ours: batched-csr-vec (threads = batch x max_m rows; grid covers them all), batched-csr-vec-persist
+// (same, grid capped at the blocks the SMs hold at once; the grid-stride loop walks the rest) and
+// batched-csr-flat (block-diagonal indexing, persistent grid, row-major only).
 template <typename T>
 class CsrVec : public KernelMethod<T> {
  public:
-  CsrVec(std::string name, bool persistent) : KernelMethod<T>(std::move(name), "ours", DeviceBatch<T>::kCsr), persistent_(persistent) {}
+  CsrVec(std::string name, bool persistent, bool flat)
+      : KernelMethod<T>(std::move(name), "ours", flat ? DeviceBatch<T>::kCsrFlat : DeviceBatch<T>::kCsr), persistent_(persistent), flat_(flat) {}
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo&) const override {
-    if (uint64_t(h.batch) * uint64_t(h.max_m) * 32 >= (1ull << 32)) return "batch x max rows x 32 exceeds the kernel's 32-bit thread index";
+    if (flat_ && h.layout == Layout::Col) return "block-diagonal indexing needs row-major B and C (column-major C_i are not rows of one matrix)";
+    if (uint64_t(flat_ ? h.total_rows : int64_t(h.batch) * h.max_m) * 32 >= (1ull << 31)) return "too many rows for the kernel's 32-bit thread index";
     return "";
   }
   void run(cudaStream_t s) override {
     if (plan_.total == 0) return;
     const HostBatch<T>& h = *this->h_;
+    const BatchView<T>& v = this->d_.v;
+    constexpr int VM = 16 / sizeof(T);
+    if (flat_) {
+      auto kernel = plan_.V == 1 ? csr_flat_kernel<T, 1> : csr_flat_kernel<T, VM>;
+      kernel<<<grid_, 256, 0, s>>>(v.rp, v.ci_g, v.val, v.B, v.C, v.nb, plan_.lg_tpr, plan_.total);
+      CUDA_CHECK_LAUNCH();
+      return;
+    }
     with_layout(h.layout, [&](auto L) {
       constexpr Layout LL = decltype(L)::value;
-      auto kernel = plan_.V == 1 ? csr_vec_kernel<T, LL, 1> : csr_vec_kernel<T, LL, 16 / sizeof(T)>;
-      kernel<<<grid_, 256, 0, s>>>(this->d_.v, plan_.lg_tpr, plan_.total);
+      auto kernel = plan_.V == 1 ? csr_vec_kernel<T, LL, 1> : csr_vec_kernel<T, LL, VM>;
+      kernel<<<grid_, 256, 0, s>>>(v, plan_.lg_tpr, plan_.total);
       CUDA_CHECK_LAUNCH();
     });
   }
@@ -197,14 +208,14 @@ class CsrVec : public KernelMethod<T> {
  private:
   void plan() override {
     const HostBatch<T>& h = *this->h_;
-    plan_ = vec_plan<T>(h.nb, h.max_m, h.batch, h.layout);
+    plan_ = vec_plan<T>(h.nb, flat_ ? h.total_rows : int64_t(h.batch) * h.max_m, h.layout);
     grid_ = std::max(1, ceil_div(plan_.total, 256));
     if (persistent_) grid_ = std::min(grid_, this->dev_->sms * (this->dev_->max_threads_sm / 256));
     this->info_n["vec_width"] = plan_.V;
     this->info_n["lanes_per_row"] = 1 << plan_.lg_tpr;
     this->info_n["grid"] = grid_;
   }
-  bool persistent_;
+  bool persistent_, flat_;
   VecPlan plan_;
   int grid_ = 1;
 };
@@ -219,8 +230,9 @@ inline std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
   v.emplace_back(new SwaCsr<T>("swa-csr-shared", true, false));
   v.emplace_back(new SwaCooShared<T>("batched-coo", true));
   v.emplace_back(new SwaCsr<T>("batched-csr", true, true));
-  v.emplace_back(new CsrVec<T>("batched-csr-vec", false));
-  v.emplace_back(new CsrVec<T>("batched-csr-vec-persist", true));
+  v.emplace_back(new CsrVec<T>("batched-csr-vec", false, false));
+  v.emplace_back(new CsrVec<T>("batched-csr-vec-persist", true, false));
+  v.emplace_back(new CsrVec<T>("batched-csr-flat", true, true));
   return v;
 }
 

@@ -13,39 +13,59 @@ struct alignas(sizeof(T) * V) VecT {
   T x[V];
 };
 
+// One CSR row times B into C: lane owns columns j = lane*V + c*tpr*V, accumulated in registers.
+// B and C point at the row's matrix (k = its columns, m = its rows; only used for column-major).
+template <typename T, Layout L, int V>
+__device__ __forceinline__ void row_times_b(const int* __restrict__ ci, const T* __restrict__ val, int p0, int p1, const T* B, int k, T* C, int row,
+                                            int m, int nb, int lane, int tpr) {
+  for (int j = lane * V; j < nb; j += tpr * V) {
+    VecT<T, V> acc;
+#pragma unroll
+    for (int e = 0; e < V; ++e) acc.x[e] = T(0);
+    for (int q = p0; q < p1; ++q) {
+      const int c = __ldg(ci + q);
+      const T a = __ldg(val + q);
+      if (V > 1) {  // only instantiated with V > 1 for row-major and nb % V == 0
+        const VecT<T, V> b = *reinterpret_cast<const VecT<T, V>*>(B + int64_t(c) * nb + j);
+#pragma unroll
+        for (int e = 0; e < V; ++e) acc.x[e] += a * b.x[e];
+      } else {
+        acc.x[0] += a * B[didx<L>(c, j, k, nb)];
+      }
+    }
+    if (V > 1) *reinterpret_cast<VecT<T, V>*>(C + int64_t(row) * nb + j) = acc;
+    else C[didx<L>(row, j, m, nb)] = acc.x[0];
+  }
+}
+
+// batched-csr-vec: threads laid out as batch x max_m rows x tpr lanes (the paper's Batched CSR
+// layout), so a thread finds its matrix by one division; rows past a smaller matrix exit.
 template <typename T, Layout L, int V>
 __global__ void __launch_bounds__(256) csr_vec_kernel(BatchView<T> v, int lg_tpr, unsigned total) {
   const int tpr = 1 << lg_tpr;
-  const int nb = v.nb;
   for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < total; g += gridDim.x * blockDim.x) {
-    const int lane = int(g & unsigned(tpr - 1));
     const unsigned t = g >> lg_tpr;
     const int mat = int(t / unsigned(v.max_m));
     const int row = int(t - unsigned(mat) * unsigned(v.max_m));
     const int r0 = v.row_off[mat], m = v.row_off[mat + 1] - r0;
     if (row >= m) continue;
-    const int k = v.col_off[mat + 1] - v.col_off[mat];
-    const T* B = v.B + int64_t(v.col_off[mat]) * nb;
-    T* C = v.C + int64_t(r0) * nb;
-    const int p0 = v.rp[r0 + row], p1 = v.rp[r0 + row + 1];
-    for (int j = lane * V; j < nb; j += tpr * V) {
-      VecT<T, V> acc;
-#pragma unroll
-      for (int e = 0; e < V; ++e) acc.x[e] = T(0);
-      for (int q = p0; q < p1; ++q) {
-        const int c = __ldg(v.ci + q);
-        const T a = __ldg(v.val + q);
-        if (V > 1) {  // only instantiated with V > 1 for row-major and nb % V == 0
-          const VecT<T, V> b = *reinterpret_cast<const VecT<T, V>*>(B + int64_t(c) * nb + j);
-#pragma unroll
-          for (int e = 0; e < V; ++e) acc.x[e] += a * b.x[e];
-        } else {
-          acc.x[0] += a * B[didx<L>(c, j, k, nb)];
-        }
-      }
-      if (V > 1) *reinterpret_cast<VecT<T, V>*>(C + int64_t(row) * nb + j) = acc;
-      else C[didx<L>(row, j, m, nb)] = acc.x[0];
-    }
+    const int c0 = v.col_off[mat];
+    row_times_b<T, L, V>(v.ci, v.val, v.rp[r0 + row], v.rp[r0 + row + 1], v.B + int64_t(c0) * v.nb, v.col_off[mat + 1] - c0,
+                         v.C + int64_t(r0) * v.nb, row, m, v.nb, int(g & unsigned(tpr - 1)), tpr);
+  }
+}
+
+// batched-csr-flat: the batch seen as its block-diagonal matrix. Columns are stored as rows of B
+// stacked (col_off[i] + local column, built once with the device copy), so a thread needs no
+// matrix lookup: global row -> rp -> columns -> B. One dependent load fewer than csr_vec_kernel,
+// and no idle threads on mixed batches. Row-major B and C only (C_i rows are then simply stacked).
+template <typename T, int V>
+__global__ void __launch_bounds__(256) csr_flat_kernel(const int* __restrict__ rp, const int* __restrict__ cig, const T* __restrict__ val,
+                                                         const T* B, T* C, int nb, int lg_tpr, unsigned total) {
+  const int tpr = 1 << lg_tpr;
+  for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < total; g += gridDim.x * blockDim.x) {
+    const int row = int(g >> lg_tpr);
+    row_times_b<T, Layout::Row, V>(cig, val, __ldg(rp + row), __ldg(rp + row + 1), B, 0, C, row, 0, nb, int(g & unsigned(tpr - 1)), tpr);
   }
 }
 
@@ -55,13 +75,13 @@ struct VecPlan {
   unsigned total = 0;
 };
 template <typename T>
-inline VecPlan vec_plan(int nb, int max_m, int batch, Layout layout) {
+inline VecPlan vec_plan(int nb, int64_t rows, Layout layout) {
   VecPlan p;
   const int vmax = int(16 / sizeof(T));
   p.V = (layout == Layout::Row && nb % vmax == 0) ? vmax : 1;
   const int lanes = std::min(32, next_pow2(std::max(1, ceil_div(nb, p.V))));
   p.lg_tpr = log2i(lanes);
-  p.total = unsigned(uint64_t(batch) * max_m * lanes);
+  p.total = unsigned(uint64_t(rows) * lanes);
   return p;
 }
 

@@ -63,6 +63,12 @@ int main(int argc, char** argv) {
   put("b50_d50_n2", uniform(5, 50, 50, 2));
   put("b100_d50_n3", uniform(6, 100, 50, 3));
   put("mixed_b100", mixed(7, 100, 32, 256, 1, 5));
+  // Paper Fig. 7 grid: dims 32/64/128 at nnz/row 3, nnz/row 1/5 at dim 64, batch 50 at dim 64.
+  put("b100_d32_n3", uniform(11, 100, 32, 3));
+  put("b100_d128_n3", uniform(12, 100, 128, 3));
+  put("b100_d64_n1", uniform(13, 100, 64, 1));
+  put("b100_d64_n5", uniform(14, 100, 64, 5));
+  put("b50_d64_n3", uniform(15, 50, 64, 3));
   put("b4_d1000_n5", uniform(8, 4, 1000, 5));
   // Odd batch: dim 1 (with and without its nonzero), empty rows, nnz 0 inside a batch, rectangular.
   std::mt19937_64 g(9);

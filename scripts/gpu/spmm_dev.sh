@@ -32,17 +32,27 @@ if [[ $STAGE == all || $STAGE == check ]]; then
   echo "check rc=$?"; tail -1 $OUT/check.txt
 fi
 if [[ $STAGE == all || $STAGE == san ]]; then
-  OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,tf-sparse-dense
+  OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,tf-sparse-dense
   for tool in memcheck racecheck; do
-    timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $EXE spmm --input $IN/odd.spb --nb 17,64 --methods $OURS --warmup 0 --samples 1 > $OUT/san_$tool.jsonl 2> $OUT/san_$tool.txt
+    timeout 150 compute-sanitizer --tool $tool --log-file $OUT/san_$tool.txt --error-exitcode 9 $EXE spmm --input $IN/odd.spb --nb 17,64 --methods $OURS --warmup 0 --samples 1 > $OUT/san_$tool.jsonl 2>&1
     echo "sanitizer $tool rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" $OUT/san_$tool.txt | head -3
   done
-  timeout 100 compute-sanitizer --tool memcheck --error-exitcode 9 $EXE spmm --input $IN/mixed_b100.spb --nb 64 --methods $OURS --warmup 0 --samples 1 --precision f64 > /dev/null 2> $OUT/san_memcheck_mixed.txt
+  timeout 100 compute-sanitizer --tool memcheck --log-file $OUT/san_memcheck_mixed.txt --error-exitcode 9 $EXE spmm --input $IN/mixed_b100.spb --nb 64 --methods $OURS --warmup 0 --samples 1 --precision f64 > /dev/null 2>&1
   echo "sanitizer memcheck mixed f64 rc=$?"; grep "ERROR SUMMARY" $OUT/san_memcheck_mixed.txt
 fi
 if [[ $STAGE == all || $STAGE == perf ]]; then
   run perf_b100_d64 --input $IN/b100_d64_n3.spb --nb 64 --mode graph
   run perf_b100_d256 --input $IN/b100_d256_n3.spb --nb 64 --mode graph
   run perf_b10000_d64 --input $IN/b10000_d64_n3.spb --nb 64 --mode graph --samples 10
-  python3 $S $OUT/perf_*.jsonl > $OUT/perf.txt 2>&1; cat $OUT/perf.txt
+  run perfk_b100_d64 --input $IN/b100_d64_n3.spb --nb 64 --mode kernel
+  run perfe_b100_d64 --input $IN/b100_d64_n3.spb --nb 64 --mode e2e
+  python3 $S $OUT/perf_*.jsonl $OUT/perfk_*.jsonl $OUT/perfe_*.jsonl > $OUT/perf.txt 2>&1; cat $OUT/perf.txt
+fi
+if [[ $STAGE == all || $STAGE == figs ]]; then
+  F="--samples 10 --warmup 2 --mode ${FIGMODE:-kernel}"
+  run fig6a --input $IN/b50_d50_n2.spb --nb 16,32,64,128,256,512,1024 $F
+  run fig6b --input $IN/b100_d50_n3.spb --nb 16,32,64,128,256,512,1024 $F
+  for c in b100_d32_n3 b100_d64_n3 b100_d128_n3 b100_d64_n1 b100_d64_n5 b50_d64_n3; do run fig7_$c --input $IN/$c.spb --nb 16,64,256,1024 $F; done
+  run fig8_mixed --input $IN/mixed_b100.spb --nb 16,32,64,128,256,512,1024 $F
+  python3 $S $OUT/fig*.jsonl > $OUT/figs.txt 2>&1; echo "figs summarized: $(wc -l < $OUT/figs.txt) lines"
 fi
