@@ -17,10 +17,12 @@ SPB_INST(double, Layout::Row)
 SPB_INST(double, Layout::Col)
 template __global__ void csr_vec_kernel<float, Layout::Row, 4>(BatchView<float>, int, unsigned);
 template __global__ void csr_vec_kernel<double, Layout::Row, 2>(BatchView<double>, int, unsigned);
-template __global__ void csr_flat_kernel<float, 1>(const int*, const int*, const float*, const float*, float*, int, int, unsigned);
-template __global__ void csr_flat_kernel<float, 4>(const int*, const int*, const float*, const float*, float*, int, int, unsigned);
-template __global__ void csr_flat_kernel<double, 1>(const int*, const int*, const double*, const double*, double*, int, int, unsigned);
-template __global__ void csr_flat_kernel<double, 2>(const int*, const int*, const double*, const double*, double*, int, int, unsigned);
+template __global__ void csr_flat_kernel<float, 1, 1>(const int*, const int*, const float*, const float*, float*, int, int, unsigned);
+template __global__ void csr_flat_kernel<float, 4, 1>(const int*, const int*, const float*, const float*, float*, int, int, unsigned);
+template __global__ void csr_flat_kernel<double, 1, 1>(const int*, const int*, const double*, const double*, double*, int, int, unsigned);
+template __global__ void csr_flat_kernel<double, 2, 1>(const int*, const int*, const double*, const double*, double*, int, int, unsigned);
+template __global__ void csr_flat_kernel<float, 4, 2>(const int*, const int*, const float*, const float*, float*, int, int, unsigned);
+template __global__ void csr_flat_kernel<double, 2, 2>(const int*, const int*, const double*, const double*, double*, int, int, unsigned);
 #undef SPB_INST
 // Host wrappers too (they hold the launch logic).
 template class SwaCooGlobal<float>;

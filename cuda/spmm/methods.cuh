@@ -4,6 +4,8 @@
 //   batched-coo, batched-csr                          : the paper's Batched SpMM, one launch per batch
 //   batched-csr-vec, batched-csr-vec-persist, batched-csr-flat : ours (registers + vector loads, see vec.cuh)
 #pragma once
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <type_traits>
 #include "device_batch.cuh"
@@ -192,8 +194,9 @@ class CsrVec : public KernelMethod<T> {
     const BatchView<T>& v = this->d_.v;
     constexpr int VM = 16 / sizeof(T);
     if (flat_) {
-      auto kernel = plan_.V == 1 ? csr_flat_kernel<T, 1> : csr_flat_kernel<T, VM>;
-      kernel<<<grid_, 256, 0, s>>>(v.rp, v.ci_g, v.val, v.B, v.C, v.nb, plan_.lg_tpr, plan_.total);
+      auto kernel = plan_.V == 1 ? (ch_ == 1 ? csr_flat_kernel<T, 1, 1> : csr_flat_kernel<T, 1, 2>)
+                                 : (ch_ == 1 ? csr_flat_kernel<T, VM, 1> : csr_flat_kernel<T, VM, 2>);
+      kernel<<<grid_, tb_, 0, s>>>(v.rp, v.ci_g, v.val, v.B, v.C, v.nb, plan_.lg_tpr, plan_.total);
       CUDA_CHECK_LAUNCH();
       return;
     }
@@ -208,16 +211,27 @@ class CsrVec : public KernelMethod<T> {
  private:
   void plan() override {
     const HostBatch<T>& h = *this->h_;
-    plan_ = vec_plan<T>(h.nb, flat_ ? h.total_rows : int64_t(h.batch) * h.max_m, h.layout);
-    grid_ = std::max(1, ceil_div(plan_.total, 256));
-    if (persistent_) grid_ = std::min(grid_, this->dev_->sms * (this->dev_->max_threads_sm / 256));
+    if (flat_) tune_flat();
+    plan_ = vec_plan<T>(h.nb, flat_ ? h.total_rows : int64_t(h.batch) * h.max_m, h.layout, ch_);
+    grid_ = std::max(1, ceil_div(plan_.total, tb_));
+    if (persistent_) grid_ = std::min(grid_, this->dev_->sms * (this->dev_->max_threads_sm / tb_));
+    this->info_n["block"] = tb_;
+    this->info_n["chunks_per_lane"] = ch_;
     this->info_n["vec_width"] = plan_.V;
     this->info_n["lanes_per_row"] = 1 << plan_.lg_tpr;
     this->info_n["grid"] = grid_;
   }
+  // Block size and column chunks per lane of batched-csr-flat. SPB_SPMM_FLAT="tb,ch" overrides
+  // them (development sweeps only; the values used are reported in info).
+  void tune_flat() {
+    if (const char* e = std::getenv("SPB_SPMM_FLAT")) {
+      int tb = 0, ch = 0;
+      if (std::sscanf(e, "%d,%d", &tb, &ch) == 2 && (tb == 128 || tb == 256 || tb == 512 || tb == 1024) && (ch == 1 || ch == 2)) { tb_ = tb; ch_ = ch; }
+    }
+  }
   bool persistent_, flat_;
   VecPlan plan_;
-  int grid_ = 1;
+  int grid_ = 1, tb_ = 256, ch_ = 1;
 };
 
 // Every kernel method of ours and the paper's, by name (the driver adds the peers).

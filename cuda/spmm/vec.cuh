@@ -13,28 +13,42 @@ struct alignas(sizeof(T) * V) VecT {
   T x[V];
 };
 
-// One CSR row times B into C: lane owns columns j = lane*V + c*tpr*V, accumulated in registers.
+// One CSR row times B into C: lane owns columns j = lane*V + c*tpr*V, accumulated in registers;
+// CH column chunks are processed together (independent loads in flight per nonzero).
 // B and C point at the row's matrix (k = its columns, m = its rows; only used for column-major).
-template <typename T, Layout L, int V>
+template <typename T, Layout L, int V, int CH = 1>
 __device__ __forceinline__ void row_times_b(const int* __restrict__ ci, const T* __restrict__ val, int p0, int p1, const T* B, int k, T* C, int row,
                                             int m, int nb, int lane, int tpr) {
-  for (int j = lane * V; j < nb; j += tpr * V) {
-    VecT<T, V> acc;
+  const int step = tpr * V;
+  for (int j = lane * V; j < nb; j += step * CH) {
+    VecT<T, V> acc[CH];
 #pragma unroll
-    for (int e = 0; e < V; ++e) acc.x[e] = T(0);
+    for (int h = 0; h < CH; ++h)
+#pragma unroll
+      for (int e = 0; e < V; ++e) acc[h].x[e] = T(0);
     for (int q = p0; q < p1; ++q) {
       const int c = __ldg(ci + q);
       const T a = __ldg(val + q);
-      if (V > 1) {  // only instantiated with V > 1 for row-major and nb % V == 0
-        const VecT<T, V> b = *reinterpret_cast<const VecT<T, V>*>(B + int64_t(c) * nb + j);
 #pragma unroll
-        for (int e = 0; e < V; ++e) acc.x[e] += a * b.x[e];
-      } else {
-        acc.x[0] += a * B[didx<L>(c, j, k, nb)];
+      for (int h = 0; h < CH; ++h) {
+        const int jj = j + h * step;
+        if (CH > 1 && jj >= nb) break;
+        if (V > 1) {  // only instantiated with V > 1 for row-major and nb % V == 0
+          const VecT<T, V> b = *reinterpret_cast<const VecT<T, V>*>(B + int64_t(c) * nb + jj);
+#pragma unroll
+          for (int e = 0; e < V; ++e) acc[h].x[e] += a * b.x[e];
+        } else {
+          acc[h].x[0] += a * B[didx<L>(c, jj, k, nb)];
+        }
       }
     }
-    if (V > 1) *reinterpret_cast<VecT<T, V>*>(C + int64_t(row) * nb + j) = acc;
-    else C[didx<L>(row, j, m, nb)] = acc.x[0];
+#pragma unroll
+    for (int h = 0; h < CH; ++h) {
+      const int jj = j + h * step;
+      if (CH > 1 && jj >= nb) break;
+      if (V > 1) *reinterpret_cast<VecT<T, V>*>(C + int64_t(row) * nb + jj) = acc[h];
+      else C[didx<L>(row, jj, m, nb)] = acc[h].x[0];
+    }
   }
 }
 
@@ -59,13 +73,13 @@ __global__ void __launch_bounds__(256) csr_vec_kernel(BatchView<T> v, int lg_tpr
 // stacked (col_off[i] + local column, built once with the device copy), so a thread needs no
 // matrix lookup: global row -> rp -> columns -> B. One dependent load fewer than csr_vec_kernel,
 // and no idle threads on mixed batches. Row-major B and C only (C_i rows are then simply stacked).
-template <typename T, int V>
-__global__ void __launch_bounds__(256) csr_flat_kernel(const int* __restrict__ rp, const int* __restrict__ cig, const T* __restrict__ val,
+template <typename T, int V, int CH>
+__global__ void __launch_bounds__(1024) csr_flat_kernel(const int* __restrict__ rp, const int* __restrict__ cig, const T* __restrict__ val,
                                                          const T* B, T* C, int nb, int lg_tpr, unsigned total) {
   const int tpr = 1 << lg_tpr;
   for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < total; g += gridDim.x * blockDim.x) {
     const int row = int(g >> lg_tpr);
-    row_times_b<T, Layout::Row, V>(cig, val, __ldg(rp + row), __ldg(rp + row + 1), B, 0, C, row, 0, nb, int(g & unsigned(tpr - 1)), tpr);
+    row_times_b<T, Layout::Row, V, CH>(cig, val, __ldg(rp + row), __ldg(rp + row + 1), B, 0, C, row, 0, nb, int(g & unsigned(tpr - 1)), tpr);
   }
 }
 
@@ -75,11 +89,11 @@ struct VecPlan {
   unsigned total = 0;
 };
 template <typename T>
-inline VecPlan vec_plan(int nb, int64_t rows, Layout layout) {
+inline VecPlan vec_plan(int nb, int64_t rows, Layout layout, int ch = 1) {
   VecPlan p;
   const int vmax = int(16 / sizeof(T));
   p.V = (layout == Layout::Row && nb % vmax == 0) ? vmax : 1;
-  const int lanes = std::min(32, next_pow2(std::max(1, ceil_div(nb, p.V))));
+  const int lanes = std::min(32, next_pow2(std::max(1, ceil_div(nb, p.V * ch))));
   p.lg_tpr = log2i(lanes);
   p.total = unsigned(uint64_t(rows) * lanes);
   return p;
