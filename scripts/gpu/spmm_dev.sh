@@ -53,6 +53,16 @@ if want perf; then
   run perfe_b100_d64 --input $IN/b100_d64_n3.spb --nb 64 --mode e2e
   python3 $S $OUT/perf_*.jsonl $OUT/perfk_*.jsonl $OUT/perfe_*.jsonl > $OUT/perf.txt 2>&1; cat $OUT/perf.txt
 fi
+if want floor; then
+  nvcc -std=c++17 -O3 -arch=sm_90 scripts/gpu/graph_floor.cu -o /tmp/graph_floor && /tmp/graph_floor > $OUT/floor.txt 2>&1; cat $OUT/floor.txt
+fi
+if want ncu; then
+  for c in b100_d64_n3 b10000_d64_n3; do
+    timeout 120 ncu --metrics gpu__time_duration.sum,dram__bytes.sum,lts__t_bytes.sum -k regex:"csr_flat|csr_vec" --launch-count 3 --log-file $OUT/ncu_$c.txt \
+      $EXE spmm --input $IN/$c.spb --nb 64 --methods batched-csr-flat --warmup 0 --samples 1 > /dev/null 2>&1
+    echo "ncu $c rc=$?"; grep -E "gpu__time_duration|dram__bytes|lts__t_bytes" $OUT/ncu_$c.txt | head -6
+  done
+fi
 if want tune; then
   for tc in 128,1 256,1 512,1 1024,1 128,2 256,2 512,2 1024,2; do
     for c in b100_d64_n3 b100_d256_n3 b10000_d64_n3; do
