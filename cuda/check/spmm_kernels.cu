@@ -33,6 +33,8 @@ template class SwaCooShared<float>;
 template class SwaCooShared<double>;
 template class CsrVec<float>;
 template class CsrVec<double>;
+template class EllFlat<float>;
+template class EllFlat<double>;
 template class TfSparseDense<float>;
 template class TfSparseDense<double>;
 }  // namespace spb

@@ -2,7 +2,7 @@
 // its launch configuration once in setup() from the batch and the device, and launches in run().
 //   swa-coo, swa-csr, swa-coo-shared, swa-csr-shared : the paper's SWA SpMM, one launch per matrix
 //   batched-coo, batched-csr                          : the paper's Batched SpMM, one launch per batch
-//   batched-csr-vec, batched-csr-vec-persist, batched-csr-flat : ours (registers + vector loads, see vec.cuh)
+//   batched-csr-vec, batched-csr-vec-persist, batched-csr-flat, batched-ell : ours (registers + vector loads, see vec.cuh)
 #pragma once
 #include <cstdio>
 #include <cstdlib>
@@ -240,6 +240,79 @@ class CsrVec : public KernelMethod<T> {
   int grid_ = 1, tb_ = 256, ch_ = 1;
 };
 
+// Ours: batched-ell (see ell_flat_kernel). Slots per row K = the batch's longest row rounded up to
+// 1, 2, 3, 4, 6 or 8; longer rows: not applicable. Row-major only. The ELL arrays are built on the
+// host in setup (untimed, like the block-diagonal peer's shifted columns) and are what e2e uploads.
+template <typename T>
+class EllFlat : public Method<T> {
+ public:
+  std::string name() const override { return "batched-ell"; }
+  std::string family() const override { return "ours"; }
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo&) const override {
+    if (h.layout == Layout::Col) return "block-diagonal indexing needs row-major B and C";
+    if (slots(h) == 0) return "rows with more than 8 nonzeros (ELL slots are capped at 8; use batched-csr-flat)";
+    if (uint64_t(h.total_rows) * 32 >= (1ull << 31)) return "too many rows for the kernel's 32-bit thread index";
+    return "";
+  }
+  void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
+    h_ = &h;
+    k_ = slots(h);
+    ec_h_ = Pinned<int>(size_t(h.total_rows) * k_);
+    ev_h_ = Pinned<T>(size_t(h.total_rows) * k_);
+    for (int64_t r = 0; r < h.total_rows; ++r)
+      for (int q = 0; q < k_; ++q) {
+        const int p = h.rp[r] + q;
+        const bool in = p < h.rp[r + 1];
+        ec_h_[size_t(r) * k_ + q] = in ? h.ci_g[p] : -1;
+        ev_h_[size_t(r) * k_ + q] = in ? h.val[p] : T(0);
+      }
+    ec_ = this->mem.template alloc<int>(ec_h_.n);
+    ev_ = this->mem.template alloc<T>(ev_h_.n);
+    B_ = this->mem.template alloc<T>(h.B.n);
+    C_ = this->mem.template alloc<T>(size_t(h.total_rows) * h.nb);
+    upload(s);
+    plan_ = vec_plan<T>(h.nb, h.total_rows, h.layout, 1);
+    grid_ = std::max(1, std::min(ceil_div(plan_.total, 256), dev.sms * (dev.max_threads_sm / 256)));
+    this->info_n["ell_slots"] = k_;
+    this->info_n["vec_width"] = plan_.V;
+    this->info_n["grid"] = grid_;
+  }
+  void upload(cudaStream_t s) override {
+    CUDA_CHECK(cudaMemcpyAsync(ec_, ec_h_.p, ec_h_.bytes(), cudaMemcpyHostToDevice, s));
+    CUDA_CHECK(cudaMemcpyAsync(ev_, ev_h_.p, ev_h_.bytes(), cudaMemcpyHostToDevice, s));
+    CUDA_CHECK(cudaMemcpyAsync(B_, h_->B.p, h_->B.bytes(), cudaMemcpyHostToDevice, s));
+  }
+  void run(cudaStream_t s) override {
+    if (plan_.total == 0) return;
+    if (plan_.V == 1) launch<1>(s);
+    else launch<16 / sizeof(T)>(s);
+  }
+  T* output() override { return C_; }
+
+ private:
+  static int slots(const HostBatch<T>& h) {
+    int longest = 0;
+    for (int64_t r = 0; r < h.total_rows; ++r) longest = std::max(longest, h.rp[r + 1] - h.rp[r]);
+    for (int k : {1, 2, 3, 4, 6, 8}) if (longest <= k) return k;
+    return 0;
+  }
+  template <int V>
+  void launch(cudaStream_t s) {
+    auto kernel = k_ == 1 ? ell_flat_kernel<T, V, 1> : k_ == 2 ? ell_flat_kernel<T, V, 2> : k_ == 3 ? ell_flat_kernel<T, V, 3>
+                : k_ == 4 ? ell_flat_kernel<T, V, 4> : k_ == 6 ? ell_flat_kernel<T, V, 6> : ell_flat_kernel<T, V, 8>;
+    kernel<<<grid_, 256, 0, s>>>(ec_, ev_, B_, C_, h_->nb, plan_.lg_tpr, plan_.total);
+    CUDA_CHECK_LAUNCH();
+  }
+  const HostBatch<T>* h_ = nullptr;
+  int k_ = 1;
+  Pinned<int> ec_h_;
+  Pinned<T> ev_h_;
+  int* ec_ = nullptr;
+  T *ev_ = nullptr, *B_ = nullptr, *C_ = nullptr;
+  VecPlan plan_;
+  int grid_ = 1;
+};
+
 // Every kernel method of ours and the paper's, by name (the driver adds the peers).
 template <typename T>
 inline std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
@@ -253,6 +326,7 @@ inline std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
   v.emplace_back(new CsrVec<T>("batched-csr-vec", false, false));
   v.emplace_back(new CsrVec<T>("batched-csr-vec-persist", true, false));
   v.emplace_back(new CsrVec<T>("batched-csr-flat", true, true));
+  v.emplace_back(new EllFlat<T>());
   return v;
 }
 

@@ -83,6 +83,35 @@ __global__ void __launch_bounds__(1024) csr_flat_kernel(const int* __restrict__ 
   }
 }
 
+// batched-ell: like batched-csr-flat, but each row's nonzeros sit in K fixed slots (ELL, padded
+// with column -1), built once from the CSR with the device copy. The row pointer level disappears:
+// a thread loads its row's K columns/values at once (independent loads), then the K rows of B.
+template <typename T, int V, int K>
+__global__ void __launch_bounds__(1024) ell_flat_kernel(const int* __restrict__ ec, const T* __restrict__ ev, const T* B, T* C, int nb, int lg_tpr,
+                                                          unsigned total) {
+  const int tpr = 1 << lg_tpr;
+  for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < total; g += gridDim.x * blockDim.x) {
+    const int row = int(g >> lg_tpr), lane = int(g & unsigned(tpr - 1));
+    int c[K];
+    T a[K];
+#pragma unroll
+    for (int s = 0; s < K; ++s) { c[s] = __ldg(ec + int64_t(row) * K + s); a[s] = __ldg(ev + int64_t(row) * K + s); }
+    for (int j = lane * V; j < nb; j += tpr * V) {
+      VecT<T, V> acc;
+#pragma unroll
+      for (int e = 0; e < V; ++e) acc.x[e] = T(0);
+#pragma unroll
+      for (int s = 0; s < K; ++s) {
+        if (c[s] < 0) continue;
+        const VecT<T, V> b = *reinterpret_cast<const VecT<T, V>*>(B + int64_t(c[s]) * nb + j);
+#pragma unroll
+        for (int e = 0; e < V; ++e) acc.x[e] += a[s] * b.x[e];
+      }
+      *reinterpret_cast<VecT<T, V>*>(C + int64_t(row) * nb + j) = acc;
+    }
+  }
+}
+
 // Launch plan for csr_vec_kernel: vector width, lanes per row, threads in all.
 struct VecPlan {
   int V = 1, lg_tpr = 0;

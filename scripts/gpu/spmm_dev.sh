@@ -33,7 +33,7 @@ if want check; then
   echo "check rc=$?"; tail -1 $OUT/check.txt
 fi
 if want san; then
-  OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,tf-sparse-dense
+  OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,batched-ell,tf-sparse-dense
   for tool in memcheck racecheck; do
     timeout 150 compute-sanitizer --tool $tool --log-file $OUT/san_$tool.txt --error-exitcode 9 $EXE spmm --input $IN/odd.spb --nb 17,64 --methods $OURS --warmup 0 --samples 1 > $OUT/san_$tool.jsonl 2>&1
     echo "sanitizer $tool rc=$?"; grep -E "ERROR SUMMARY|RACECHECK SUMMARY" $OUT/san_$tool.txt | head -3
