@@ -1,0 +1,131 @@
+// Our batched CSR kernel for the H100 (beyond the paper): a row's output is accumulated in
+// registers, each lane owning V consecutive columns loaded/stored as one vector (16 B for float4 /
+// double2) when B and C are row-major and nb % V == 0. Threads are laid out as batch x max_m rows x
+// tpr lanes, so a block covers several small matrices at once; a grid-stride loop lets the same
+// kernel run as a persistent grid (grid capped at what the SMs hold) for huge batches.
+#pragma once
+#include "common.cuh"
+
+namespace spb {
+
+template <typename T, int V>
+struct alignas(sizeof(T) * V) VecT {
+  T x[V];
+};
+
+// One CSR row times B into C: lane owns columns j = lane*V + c*tpr*V, accumulated in registers;
+// CH column chunks are processed together (independent loads in flight per nonzero).
+// B and C point at the row's matrix (k = its columns, m = its rows; only used for column-major).
+template <typename T, Layout L, int V, int CH = 1>
+__device__ __forceinline__ void row_times_b(const int* __restrict__ ci, const T* __restrict__ val, int p0, int p1, const T* B, int k, T* C, int row,
+                                            int m, int nb, int lane, int tpr) {
+  const int step = tpr * V;
+  for (int j = lane * V; j < nb; j += step * CH) {
+    VecT<T, V> acc[CH];
+#pragma unroll
+    for (int h = 0; h < CH; ++h)
+#pragma unroll
+      for (int e = 0; e < V; ++e) acc[h].x[e] = T(0);
+    for (int q = p0; q < p1; ++q) {
+      const int c = __ldg(ci + q);
+      const T a = __ldg(val + q);
+#pragma unroll
+      for (int h = 0; h < CH; ++h) {
+        const int jj = j + h * step;
+        if (CH > 1 && jj >= nb) break;
+        if (V > 1) {  // only instantiated with V > 1 for row-major and nb % V == 0
+          const VecT<T, V> b = *reinterpret_cast<const VecT<T, V>*>(B + int64_t(c) * nb + jj);
+#pragma unroll
+          for (int e = 0; e < V; ++e) acc[h].x[e] += a * b.x[e];
+        } else {
+          acc[h].x[0] += a * B[didx<L>(c, jj, k, nb)];
+        }
+      }
+    }
+#pragma unroll
+    for (int h = 0; h < CH; ++h) {
+      const int jj = j + h * step;
+      if (CH > 1 && jj >= nb) break;
+      if (V > 1) *reinterpret_cast<VecT<T, V>*>(C + int64_t(row) * nb + jj) = acc[h];
+      else C[didx<L>(row, jj, m, nb)] = acc[h].x[0];
+    }
+  }
+}
+
+// batched-csr-vec: threads laid out as batch x max_m rows x tpr lanes (the paper's Batched CSR
+// layout), so a thread finds its matrix by one division; rows past a smaller matrix exit.
+template <typename T, Layout L, int V>
+__global__ void __launch_bounds__(256) csr_vec_kernel(BatchView<T> v, int lg_tpr, unsigned total) {
+  const int tpr = 1 << lg_tpr;
+  for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < total; g += gridDim.x * blockDim.x) {
+    const unsigned t = g >> lg_tpr;
+    const int mat = int(t / unsigned(v.max_m));
+    const int row = int(t - unsigned(mat) * unsigned(v.max_m));
+    const int r0 = v.row_off[mat], m = v.row_off[mat + 1] - r0;
+    if (row >= m) continue;
+    const int c0 = v.col_off[mat];
+    row_times_b<T, L, V>(v.ci, v.val, v.rp[r0 + row], v.rp[r0 + row + 1], v.B + int64_t(c0) * v.nb, v.col_off[mat + 1] - c0,
+                         v.C + int64_t(r0) * v.nb, row, m, v.nb, int(g & unsigned(tpr - 1)), tpr);
+  }
+}
+
+// batched-csr-flat: the batch seen as its block-diagonal matrix. Columns are stored as rows of B
+// stacked (col_off[i] + local column, built once with the device copy), so a thread needs no
+// matrix lookup: global row -> rp -> columns -> B. One dependent load fewer than csr_vec_kernel,
+// and no idle threads on mixed batches. Row-major B and C only (C_i rows are then simply stacked).
+template <typename T, int V, int CH>
+__global__ void __launch_bounds__(1024) csr_flat_kernel(const int* __restrict__ rp, const int* __restrict__ cig, const T* __restrict__ val,
+                                                         const T* B, T* C, int nb, int lg_tpr, unsigned total) {
+  const int tpr = 1 << lg_tpr;
+  for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < total; g += gridDim.x * blockDim.x) {
+    const int row = int(g >> lg_tpr);
+    row_times_b<T, Layout::Row, V, CH>(cig, val, __ldg(rp + row), __ldg(rp + row + 1), B, 0, C, row, 0, nb, int(g & unsigned(tpr - 1)), tpr);
+  }
+}
+
+// batched-ell: like batched-csr-flat, but each row's nonzeros sit in K fixed slots (ELL, padded
+// with column -1), built once from the CSR with the device copy. The row pointer level disappears:
+// a thread loads its row's K columns/values at once (independent loads), then the K rows of B.
+template <typename T, int V, int K>
+__global__ void __launch_bounds__(1024) ell_flat_kernel(const int* __restrict__ ec, const T* __restrict__ ev, const T* B, T* C, int nb, int lg_tpr,
+                                                          unsigned total) {
+  const int tpr = 1 << lg_tpr;
+  for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < total; g += gridDim.x * blockDim.x) {
+    const int row = int(g >> lg_tpr), lane = int(g & unsigned(tpr - 1));
+    int c[K];
+    T a[K];
+#pragma unroll
+    for (int s = 0; s < K; ++s) { c[s] = __ldg(ec + int64_t(row) * K + s); a[s] = __ldg(ev + int64_t(row) * K + s); }
+    for (int j = lane * V; j < nb; j += tpr * V) {
+      VecT<T, V> acc;
+#pragma unroll
+      for (int e = 0; e < V; ++e) acc.x[e] = T(0);
+#pragma unroll
+      for (int s = 0; s < K; ++s) {
+        if (c[s] < 0) continue;
+        const VecT<T, V> b = *reinterpret_cast<const VecT<T, V>*>(B + int64_t(c[s]) * nb + j);
+#pragma unroll
+        for (int e = 0; e < V; ++e) acc.x[e] += a[s] * b.x[e];
+      }
+      *reinterpret_cast<VecT<T, V>*>(C + int64_t(row) * nb + j) = acc;
+    }
+  }
+}
+
+// Launch plan for csr_vec_kernel: vector width, lanes per row, threads in all.
+struct VecPlan {
+  int V = 1, lg_tpr = 0;
+  unsigned total = 0;
+};
+template <typename T>
+inline VecPlan vec_plan(int nb, int64_t rows, Layout layout, int ch = 1) {
+  VecPlan p;
+  const int vmax = int(16 / sizeof(T));
+  p.V = (layout == Layout::Row && nb % vmax == 0) ? vmax : 1;
+  const int lanes = std::min(32, next_pow2(std::max(1, ceil_div(nb, p.V * ch))));
+  p.lg_tpr = log2i(lanes);
+  p.total = unsigned(uint64_t(rows) * lanes);
+  return p;
+}
+
+}  // namespace spb
