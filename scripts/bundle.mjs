@@ -10,7 +10,17 @@ await build({
   format: 'esm',
   target: 'node20',
   outfile: 'dist/src/bundle/spbench.mjs',
-  external: ['react-devtools-core'],
+  // ink loads react-devtools-core only when DEV=true; a static import of it would make the bundle
+  // need the package at start, so it resolves to an empty module instead.
+  plugins: [
+    {
+      name: 'no-devtools',
+      setup(b) {
+        b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
+        b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default { initialize() {}, connectToDevTools() {} };' }));
+      },
+    },
+  ],
   banner: { js: "import { createRequire as __spbCreateRequire } from 'node:module'; const require = __spbCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });
