@@ -20,6 +20,7 @@ struct Level {
   int tb_per_sm;   // resident blocks per SM at this table/block size
   int max_count;   // rows with products (symbolic) / nnz (numeric) <= max_count use this level
   int smem_bytes;  // dynamic shared memory per block
+  bool per_warp = false;  // WARP/ROW (hash-opt): block/32 rows a block, one table each
 };
 
 struct PhaseConfig {
@@ -41,12 +42,14 @@ struct HashOptions {
   int bitonic_above = 1 << 30;  // rows with more nonzeros than this are sorted bitonically (paper: count-smaller)
   // hash-opt: rows with many products relative to ncols take the dense accumulator even if a table fits.
   bool dense_by_density = false;
+  // hash-opt: a warp spreads the products of 32 nonzeros of A over its lanes (paper: a warp per nonzero)
+  bool flat_products = false;
 };
 
 inline HashOptions paper_options() { return HashOptions{}; }
 inline HashOptions opt_options() {
   HashOptions o;
-  o.opt = true; o.load = 0.5; o.bitonic_above = 64; o.dense_by_density = true;
+  o.opt = true; o.load = 0.5; o.bitonic_above = 64; o.dense_by_density = true; o.flat_products = true;
   return o;
 }
 
@@ -75,6 +78,22 @@ inline std::vector<Level> derive_levels(const cudaDeviceProp& p, int entry_bytes
   return kept;
 }
 
+// hash-opt: WARP/ROW levels (tables 128..512, 8 rows a 256-thread block) below the smallest TB/ROW level,
+// so a row of a few dozen products no longer initialises a 1024-entry table in a block of its own.
+inline void add_warp_levels(PhaseConfig& ph, int entry_bytes, double load) {
+  const int block = 256, rows = block / 32;
+  std::vector<Level> w;
+  int top = ph.pwarp_max;
+  for (int T = 128; T <= 512; T *= 2) {
+    const int cap = int(T * load);
+    if (cap <= top) continue;
+    w.push_back(Level{T, block, 0, cap, rows * T * entry_bytes, true});
+    top = cap;
+  }
+  for (const Level& l : ph.levels) if (l.max_count > top) w.push_back(l);
+  ph.levels = w;
+}
+
 struct HashConfig {
   HashOptions opt;
   PhaseConfig sym, num;
@@ -98,6 +117,7 @@ inline HashConfig derive_config(const cudaDeviceProp& p, int value_bytes, HashOp
   c.sym.pwarp_max = 32;
   c.sym.pwarp_table = o.opt ? 64 : 32;
   c.sym.levels = derive_levels(p, 4, num_cap, o.load, c.sym.pwarp_max);
+  if (o.opt) { add_warp_levels(c.sym, 4, o.load); add_warp_levels(c.num, num_entry, o.load); }
   c.sym.dense_width = std::max(c.num.dense_width, pow2_floor((long long)half_sm * 8));  // bits
   c.sym.dense_smem = c.sym.dense_width / 8 + 4 * (c.sym.dense_width / c.num.dense_width);
   return c;

@@ -56,6 +56,49 @@ __device__ __forceinline__ int lower_bound(const int* a, int lo, int hi, int key
   return lo;
 }
 
+// Visits every product of A's row `row` with all warps of the block (hash-opt's load balance by products):
+// a warp takes 32 nonzeros of A at once (their B-row bounds loaded, and clipped to the column window
+// [lo, hi) when kClip, in parallel) and spreads their products evenly over its lanes, so short B rows
+// do not leave lanes idle and the dependent loads of one nonzero do not serialise the warp.
+// f(l, k): l indexes B's arrays, k A's. Must be called by whole warps; warp/nw: this warp among the nw
+// warps sharing the row.
+template <bool kClip, typename F>
+__device__ __forceinline__ void warp_products(int row, const int* __restrict__ arp, const int* __restrict__ aci,
+                                              const int* __restrict__ brp, const int* __restrict__ bci, int lo, int hi, F&& f,
+                                              int warp, int nw) {
+  const unsigned full = 0xffffffffu;
+  const int lane = threadIdx.x & 31;
+  const int a0 = arp[row], a1 = arp[row + 1];
+  for (int base = a0 + warp * 32; base < a1; base += nw * 32) {
+    const int k = base + lane;
+    int s = 0, len = 0;
+    if (k < a1) {
+      const int a = aci[k];
+      s = brp[a];
+      int e = brp[a + 1];
+      if (kClip) { s = lower_bound(bci, s, e, lo); e = lower_bound(bci, s, e, hi); }
+      len = e - s;
+    }
+    int incl = len;
+    for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(full, incl, o); if (lane >= o) incl += y; }
+    const int excl = incl - len;
+    const int total = __shfl_sync(full, incl, 31);
+    for (int p0 = 0; p0 < total; p0 += 32) {
+      const int p = p0 + lane;
+      int lo_l = 0, hi_l = 31;  // owner: the first lane whose inclusive sum exceeds p
+#pragma unroll
+      for (int it = 0; it < 5; ++it) {
+        const int mid = (lo_l + hi_l) >> 1;
+        const int v = __shfl_sync(full, incl, mid);
+        if (lo_l < hi_l) { if (v > p) hi_l = mid; else lo_l = mid + 1; }
+      }
+      const int sj = __shfl_sync(full, s, lo_l);
+      const int xj = __shfl_sync(full, excl, lo_l);
+      if (p < total) f(sj + (p - xj), base + lo_l);
+    }
+  }
+}
+
 // ---------------------------------------------------------------- grouping
 // One thread a row: products of the row (int64, flagged above INT_MAX), symbolic group id, histogram,
 // total products. Also clears cnt (the nnz per row, summed into by the dense path) and didx.
@@ -152,7 +195,7 @@ __global__ void k_sym_pwarp(const int* __restrict__ perm, int nrows, const int* 
   extern __shared__ int sh_table[];
   const int local = threadIdx.x / kPw, lane = threadIdx.x % kPw;
   const int idx = blockIdx.x * (blockDim.x / kPw) + local;
-  int* table = sh_table + local * tsize;
+  int* table = sh_table + local * (tsize + 1);  // +1: rows of a warp in different banks
   for (int i = lane; i < tsize; i += kPw) table[i] = -1;
   __syncthreads();
   int n = 0, row = -1;
@@ -168,23 +211,46 @@ __global__ void k_sym_pwarp(const int* __restrict__ perm, int nrows, const int* 
 }
 
 __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
-                         const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize) {
+                         const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize, bool flat) {
   extern __shared__ int table[];
   __shared__ int total;
   const int row = perm[blockIdx.x];
   for (int i = threadIdx.x; i < tsize; i += blockDim.x) table[i] = -1;
   if (threadIdx.x == 0) total = 0;
   __syncthreads();
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
+  const int lane = threadIdx.x & 31;
   int n = 0;
-  for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
-    const int a = aci[k];
-    for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) n += sym_insert(table, tsize - 1, bci[l]);
+  if (flat) {
+    warp_products<false>(row, arp, aci, brp, bci, 0, 0, [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l]); },
+                         threadIdx.x >> 5, blockDim.x >> 5);
+  } else {  // seed 004: a warp per nonzero of A
+    const int warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
+      const int a = aci[k];
+      for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) n += sym_insert(table, tsize - 1, bci[l]);
+    }
   }
   n = warp_sum(n);
   if (lane == 0 && n) atomicAdd(&total, n);
   __syncthreads();
   if (threadIdx.x == 0) cnt[row] = total;
+}
+
+// hash-opt, WARP/ROW: a warp a row with its own table (rows too big for PWARP, too small to fill a block).
+__global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
+                           const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize) {
+  extern __shared__ int sh_table[];
+  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int idx = blockIdx.x * (blockDim.x >> 5) + w;
+  if (idx >= nrows) return;  // whole warps leave; no block-wide barrier follows
+  int* table = sh_table + w * tsize;
+  for (int i = lane; i < tsize; i += 32) table[i] = -1;
+  __syncwarp();
+  const int row = perm[idx];
+  int n = 0;
+  warp_products<false>(row, arp, aci, brp, bci, 0, 0, [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l]); }, 0, 1);
+  n = warp_sum(n);
+  if (lane == 0) cnt[row] = n;
 }
 
 // One block per (row, symbolic chunk of `width` columns): a bitmap of the chunk's columns. Writes the
@@ -203,13 +269,10 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
   for (int i = threadIdx.x; i < subs; i += blockDim.x) subcnt[i] = 0;
   if (cs == 0 && threadIdx.x == 0) didx[row] = d;
   __syncthreads();
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
-  for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
-    const int a = aci[k];
-    int s = brp[a], e = brp[a + 1];
-    if (nchs > 1) { s = lower_bound(bci, s, e, lo); e = lower_bound(bci, s, e, hi); }
-    for (int l = s + lane; l < e; l += 32) { const int c = bci[l] - lo; atomicOr(&sh_bits[c >> 5], 1u << (c & 31)); }
-  }
+  const int lane = threadIdx.x & 31;
+  auto mark = [&](int l, int) { const int c = bci[l] - lo; atomicOr(&sh_bits[c >> 5], 1u << (c & 31)); };
+  if (nchs > 1) warp_products<true>(row, arp, aci, brp, bci, lo, hi, mark, threadIdx.x >> 5, blockDim.x >> 5);
+  else warp_products<false>(row, arp, aci, brp, bci, lo, hi, mark, threadIdx.x >> 5, blockDim.x >> 5);
   __syncthreads();
   const int wps = num_width / 32;  // words per numeric chunk
   for (int i = threadIdx.x; i < words; i += blockDim.x) {
@@ -236,11 +299,11 @@ __global__ void k_num_pwarp(const int* __restrict__ perm, int nrows, const int* 
   extern __shared__ __align__(16) unsigned char sh_raw[];
   const int rows_per_block = blockDim.x / kPw;
   int* keys_all = reinterpret_cast<int*>(sh_raw);
-  T* vals_all = reinterpret_cast<T*>(sh_raw + sizeof(int) * rows_per_block * tsize);
+  T* vals_all = reinterpret_cast<T*>(sh_raw + sizeof(int) * rows_per_block * (tsize + 2));
   const int local = threadIdx.x / kPw, lane = threadIdx.x % kPw;
   const int idx = blockIdx.x * rows_per_block + local;
-  int* keys = keys_all + local * tsize;
-  T* vals = vals_all + local * tsize;
+  int* keys = keys_all + local * (tsize + 1);  // +1: rows of a warp in different banks
+  T* vals = vals_all + local * (tsize + 1);
   for (int i = lane; i < tsize; i += kPw) { keys[i] = -1; vals[i] = T(0); }
   __syncthreads();
   const int row = idx < nrows ? perm[idx] : -1;
@@ -264,13 +327,49 @@ __global__ void k_num_pwarp(const int* __restrict__ perm, int nrows, const int* 
   }
 }
 
+// hash-opt, WARP/ROW numeric: accumulate, compact with ballots, count-smaller sort (n <= table/2), write.
+template <typename T>
+__global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
+                           const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
+                           const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize) {
+  extern __shared__ __align__(16) unsigned char sh_raw[];
+  const int rpb = blockDim.x >> 5, w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int idx = blockIdx.x * rpb + w;
+  if (idx >= nrows) return;
+  int* keys = reinterpret_cast<int*>(sh_raw) + w * tsize;
+  T* vals = reinterpret_cast<T*>(sh_raw + sizeof(int) * rpb * tsize) + w * tsize;
+  for (int i = lane; i < tsize; i += 32) { keys[i] = -1; vals[i] = T(0); }
+  __syncwarp();
+  const int row = perm[idx];
+  warp_products<false>(row, arp, aci, brp, bci, 0, 0, [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l]); }, 0, 1);
+  __syncwarp();
+  int n = 0;
+  for (int r = 0; r < tsize; r += 32) {
+    const int k = keys[r + lane];
+    const T v = vals[r + lane];
+    const unsigned b = __ballot_sync(0xffffffffu, k >= 0);
+    __syncwarp();
+    if (k >= 0) { const int p = n + __popc(b & ((1u << lane) - 1u)); keys[p] = k; vals[p] = v; }
+    n += __popc(b);
+    __syncwarp();
+  }
+  const int base = crp[row];
+  for (int i = lane; i < n; i += 32) {
+    const int key = keys[i];
+    int rank = 0;
+    for (int j = 0; j < n; ++j) rank += keys[j] < key;
+    cci[base + rank] = key;
+    cv[base + rank] = vals[i];
+  }
+}
+
 // A block a row: accumulate into the shared table, gather the entries to the front, sort them by column
 // (count-smaller as in the paper, or bitonic above `bitonic_above` entries), write the row.
 template <typename T>
 __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                          const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
                          const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
-                         int bitonic_above) {
+                         int bitonic_above, bool flat) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   int* keys = reinterpret_cast<int*>(sh_raw);
   T* vals = reinterpret_cast<T*>(sh_raw + sizeof(int) * tsize);
@@ -279,11 +378,16 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
   for (int i = threadIdx.x; i < tsize; i += blockDim.x) { keys[i] = -1; vals[i] = T(0); }
   if (threadIdx.x == 0) nz = 0;
   __syncthreads();
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
-  for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
-    const int a = aci[k];
-    const T x = av[k];
-    for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) num_insert(keys, vals, tsize - 1, bci[l], x * bv[l]);
+  if (flat) {
+    warp_products<false>(row, arp, aci, brp, bci, 0, 0, [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l]); },
+                         threadIdx.x >> 5, blockDim.x >> 5);
+  } else {  // seed 004: a warp per nonzero of A
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
+    for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
+      const int a = aci[k];
+      const T x = av[k];
+      for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) num_insert(keys, vals, tsize - 1, bci[l], x * bv[l]);
+    }
   }
   __syncthreads();
   // Gather in rounds: an entry moves to a slot below the end of the round just read, so no unread slot is overwritten.
@@ -297,7 +401,8 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
   }
   const int n = nz;
   const int base = crp[row];
-  if (n <= bitonic_above) {
+  // count-smaller costs n*n/blockDim per thread; bitonic wins once that is large
+  if (n <= bitonic_above || (long long)n * n <= 4096LL * blockDim.x) {
     for (int i = threadIdx.x; i < n; i += blockDim.x) {
       const int key = keys[i];
       int rank = 0;
@@ -366,18 +471,13 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
   for (int i = threadIdx.x; i < w; i += blockDim.x) vals[i] = T(0);
   for (int i = threadIdx.x; i < words; i += blockDim.x) flags[i] = 0u;
   __syncthreads();
-  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
-  for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
-    const int a = aci[k];
-    const T x = av[k];
-    int s = brp[a], e = brp[a + 1];
-    if (nchn > 1) { s = lower_bound(bci, s, e, lo); e = lower_bound(bci, s, e, hi); }
-    for (int l = s + lane; l < e; l += 32) {
-      const int c = bci[l] - lo;
-      atomicAdd(&vals[c], x * bv[l]);
-      atomicOr(&flags[c >> 5], 1u << (c & 31));
-    }
-  }
+  auto acc = [&](int l, int k) {
+    const int c = bci[l] - lo;
+    atomicAdd(&vals[c], av[k] * bv[l]);
+    atomicOr(&flags[c >> 5], 1u << (c & 31));
+  };
+  if (nchn > 1) warp_products<true>(row, arp, aci, brp, bci, lo, hi, acc, threadIdx.x >> 5, blockDim.x >> 5);
+  else warp_products<false>(row, arp, aci, brp, bci, lo, hi, acc, threadIdx.x >> 5, blockDim.x >> 5);
   __syncthreads();
   // Each thread owns a contiguous run of words; the scan of their popcounts gives its output position.
   const int per = (words + blockDim.x - 1) / blockDim.x;

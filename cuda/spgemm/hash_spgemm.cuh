@@ -24,8 +24,8 @@ inline std::vector<std::vector<std::string>> explain_rows(const HashConfig& c) {
                     std::to_string(p.pwarp_table) + "/row", std::to_string(p.pwarp_block), "-"});
     lo = p.pwarp_max + 1;
     for (const Level& l : p.levels) {
-      rows.push_back({name, std::to_string(g++), "TB/ROW", std::string(what) + " " + std::to_string(lo) + "-" + std::to_string(l.max_count),
-                      std::to_string(l.table), std::to_string(l.block), std::to_string(l.tb_per_sm)});
+      rows.push_back({name, std::to_string(g++), l.per_warp ? "WARP/ROW" : "TB/ROW", std::string(what) + " " + std::to_string(lo) + "-" + std::to_string(l.max_count),
+                      std::to_string(l.table) + (l.per_warp ? "/row" : ""), std::to_string(l.block), l.per_warp ? "-" : std::to_string(l.tb_per_sm)});
       lo = l.max_count + 1;
     }
     rows.push_back({name, std::to_string(g), "DENSE/CHUNK", std::string(what) + " " + std::to_string(lo) + "-",
@@ -52,8 +52,11 @@ class HashSpgemm {
     for (auto& e : phase_) CUDA_CHECK(cudaEventCreate(&e));
     CUDA_CHECK(cudaMallocHost(&host_, 4096));
     int max_sym = 0, max_num = 0;
-    for (const Level& l : cfg_.sym.levels) max_sym = std::max(max_sym, l.smem_bytes);
-    for (const Level& l : cfg_.num.levels) max_num = std::max(max_num, l.smem_bytes);
+    int max_wsym = 0, max_wnum = 0;
+    for (const Level& l : cfg_.sym.levels) (l.per_warp ? max_wsym : max_sym) = std::max(l.per_warp ? max_wsym : max_sym, l.smem_bytes);
+    for (const Level& l : cfg_.num.levels) (l.per_warp ? max_wnum : max_num) = std::max(l.per_warp ? max_wnum : max_num, l.smem_bytes);
+    if (max_wsym) CUDA_CHECK(cudaFuncSetAttribute(k_sym_warp, cudaFuncAttributeMaxDynamicSharedMemorySize, max_wsym));
+    if (max_wnum) CUDA_CHECK(cudaFuncSetAttribute(k_num_warp<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_wnum));
     CUDA_CHECK(cudaFuncSetAttribute(k_sym_tb, cudaFuncAttributeMaxDynamicSharedMemorySize, max_sym));
     CUDA_CHECK(cudaFuncSetAttribute(k_num_tb<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_num));
     CUDA_CHECK(cudaFuncSetAttribute(k_sym_dense, cudaFuncAttributeMaxDynamicSharedMemorySize, cfg_.sym.dense_smem));
@@ -129,10 +132,14 @@ class HashSpgemm {
       const int* p = perm + soff[g];
       if (g == 0) {
         const int rpb = S.pwarp_block / kPw;
-        k_sym_pwarp<<<(rows + rpb - 1) / rpb, S.pwarp_block, sizeof(int) * rpb * S.pwarp_table, s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, cnt, S.pwarp_table);
+        k_sym_pwarp<<<(rows + rpb - 1) / rpb, S.pwarp_block, sizeof(int) * rpb * (S.pwarp_table + 1), s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, cnt, S.pwarp_table);
       } else if (g < gs.n) {
         const Level& l = S.levels[g - 1];
-        k_sym_tb<<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, B.rp, B.ci, cnt, l.table);
+        if (l.per_warp) {
+          const int rpb = l.block / 32;
+          k_sym_warp<<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, cnt, l.table);
+        } else
+        k_sym_tb<<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, B.rp, B.ci, cnt, l.table, cfg_.opt.flat_products);
       } else {
         k_sym_dense<<<grid(size_t(rows) * nchs), S.dense_block, S.dense_smem, s>>>(p, A.rp, A.ci, B.rp, B.ci, n, S.dense_width, nchs,
                                                                                cfg_.num.dense_width, nchn, cnt, chunkcnt, didx);
@@ -176,7 +183,11 @@ class HashSpgemm {
         k_num_pwarp<T><<<(rows + rpb - 1) / rpb, N.pwarp_block, pwarp_num_smem(), s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, N.pwarp_table);
       } else if (g < gn.n) {
         const Level& l = N.levels[g - 1];
-        k_num_tb<T><<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.bitonic_above);
+        if (l.per_warp) {
+          const int rpb = l.block / 32;
+          k_num_warp<T><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table);
+        } else
+        k_num_tb<T><<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.bitonic_above, cfg_.opt.flat_products);
       } else {
         k_num_dense<T><<<grid(size_t(rows) * nchn), N.dense_block, N.dense_smem, s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, n,
                                                                                      N.dense_width, nchn, didx, chunkcnt);
@@ -190,7 +201,8 @@ class HashSpgemm {
   }
 
  private:
-  int pwarp_num_smem() const { return (cfg_.num.pwarp_block / kPw) * cfg_.num.pwarp_table * int(sizeof(int) + sizeof(T)); }
+  // keys then values, each row padded by one entry (bank spread); +2 keeps the values 8-byte aligned
+  int pwarp_num_smem() const { return (cfg_.num.pwarp_block / kPw) * (cfg_.num.pwarp_table + 2) * int(sizeof(int) + sizeof(T)); }
 
   GroupLimits limits(const PhaseConfig& p, int ncols, bool numeric) const {
     GroupLimits g;
