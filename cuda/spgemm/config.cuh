@@ -42,7 +42,8 @@ struct HashOptions {
   int bitonic_above = 1 << 30;  // rows with more nonzeros than this are sorted bitonically (paper: count-smaller)
   // hash-opt: rows with many products relative to ncols take the dense accumulator even if a table fits.
   bool dense_by_density = false;
-  // hash-opt: a warp spreads the products of 32 nonzeros of A over its lanes (paper: a warp per nonzero)
+  // hash-opt: rows iterated by row_products (32 nonzeros of A loaded at once; products spread over the
+  // lanes where B rows are short). Paper: a warp per nonzero of A, one after the other.
   bool flat_products = false;
 };
 

@@ -56,21 +56,22 @@ __device__ __forceinline__ int lower_bound(const int* a, int lo, int hi, int key
   return lo;
 }
 
-// Visits every product of A's row `row` with all warps of the block (hash-opt's load balance by products):
-// a warp takes 32 nonzeros of A at once (their B-row bounds loaded, and clipped to the column window
-// [lo, hi) when kClip, in parallel) and spreads their products evenly over its lanes, so short B rows
-// do not leave lanes idle and the dependent loads of one nonzero do not serialise the warp.
-// f(l, k): l indexes B's arrays, k A's. Must be called by whole warps; warp/nw: this warp among the nw
-// warps sharing the row.
+// Visits every product of A's row `row` (hash-opt's iteration). Warp `warp` of the `nw` sharing the row takes
+// the nonzeros warp, warp + nw, ... of A 32 at a time, loading their B-row bounds in parallel (clipped to the
+// column window [lo, hi) when kClip: 32 binary searches at once instead of one after another). Then either
+//   flat: their products are spread evenly over the lanes (rows whose B rows are short: no idle lanes), or
+//   not : the warp walks one B row after the other, lanes on distinct columns (long B rows, and rows that
+//         hit hub columns, where flat lanes would collide on the same hash slot or counter).
+// f(l, k): l indexes B's arrays, k A's. flat must be warp-uniform; called by whole warps.
 template <bool kClip, typename F>
-__device__ __forceinline__ void warp_products(int row, const int* __restrict__ arp, const int* __restrict__ aci,
-                                              const int* __restrict__ brp, const int* __restrict__ bci, int lo, int hi, F&& f,
-                                              int warp, int nw) {
+__device__ __forceinline__ void row_products(int row, const int* __restrict__ arp, const int* __restrict__ aci,
+                                             const int* __restrict__ brp, const int* __restrict__ bci, int lo, int hi,
+                                             bool flat, int warp, int nw, F&& f) {
   const unsigned full = 0xffffffffu;
   const int lane = threadIdx.x & 31;
   const int a0 = arp[row], a1 = arp[row + 1];
-  for (int base = a0 + warp * 32; base < a1; base += nw * 32) {
-    const int k = base + lane;
+  for (int first = a0 + warp; first < a1; first += nw * 32) {
+    const int k = first + nw * lane;
     int s = 0, len = 0;
     if (k < a1) {
       const int a = aci[k];
@@ -78,6 +79,14 @@ __device__ __forceinline__ void warp_products(int row, const int* __restrict__ a
       int e = brp[a + 1];
       if (kClip) { s = lower_bound(bci, s, e, lo); e = lower_bound(bci, s, e, hi); }
       len = e - s;
+    }
+    if (!flat) {
+      const int cnt = min(32, (a1 - first + nw - 1) / nw);
+      for (int j = 0; j < cnt; ++j) {
+        const int sj = __shfl_sync(full, s, j), lj = __shfl_sync(full, len, j);
+        for (int l = sj + lane; l < sj + lj; l += 32) f(l, first + nw * j);
+      }
+      continue;
     }
     int incl = len;
     for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(full, incl, o); if (lane >= o) incl += y; }
@@ -94,9 +103,14 @@ __device__ __forceinline__ void warp_products(int row, const int* __restrict__ a
       }
       const int sj = __shfl_sync(full, s, lo_l);
       const int xj = __shfl_sync(full, excl, lo_l);
-      if (p < total) f(sj + (p - xj), base + lo_l);
+      if (p < total) f(sj + (p - xj), first + nw * lo_l);
     }
   }
+}
+
+// hash-opt's choice of iteration for a row: flat when its B rows average fewer than 16 entries.
+__device__ __forceinline__ bool short_b_rows(const int* __restrict__ prod, const int* __restrict__ arp, int row) {
+  return prod[row] < 16 * (arp[row + 1] - arp[row]);
 }
 
 // ---------------------------------------------------------------- grouping
@@ -211,7 +225,8 @@ __global__ void k_sym_pwarp(const int* __restrict__ perm, int nrows, const int* 
 }
 
 __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
-                         const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize, bool flat) {
+                         const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize, bool flat,
+                         const int* __restrict__ prod) {
   extern __shared__ int table[];
   __shared__ int total;
   const int row = perm[blockIdx.x];
@@ -221,8 +236,8 @@ __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ a
   const int lane = threadIdx.x & 31;
   int n = 0;
   if (flat) {
-    warp_products<false>(row, arp, aci, brp, bci, 0, 0, [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l]); },
-                         threadIdx.x >> 5, blockDim.x >> 5);
+    row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5,
+                        [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l]); });
   } else {  // seed 004: a warp per nonzero of A
     const int warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
     for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
@@ -238,7 +253,8 @@ __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ a
 
 // hash-opt, WARP/ROW: a warp a row with its own table (rows too big for PWARP, too small to fill a block).
 __global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
-                           const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize) {
+                           const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize,
+                           const int* __restrict__ prod) {
   extern __shared__ int sh_table[];
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int idx = blockIdx.x * (blockDim.x >> 5) + w;
@@ -248,7 +264,8 @@ __global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* _
   __syncwarp();
   const int row = perm[idx];
   int n = 0;
-  warp_products<false>(row, arp, aci, brp, bci, 0, 0, [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l]); }, 0, 1);
+  row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
+                      [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l]); });
   n = warp_sum(n);
   if (lane == 0) cnt[row] = n;
 }
@@ -258,7 +275,7 @@ __global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* _
 // total to cnt[row]. didx[row] = d, the row's index in the dense list.
 __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                             const int* __restrict__ brp, const int* __restrict__ bci, int ncols, int width, int nchs,
-                            int num_width, int nchn, int* cnt, int* chunkcnt, int* didx) {
+                            int num_width, int nchn, int* cnt, int* chunkcnt, int* didx, const int* __restrict__ prod) {
   extern __shared__ unsigned sh_bits[];
   const int d = blockIdx.x / nchs, cs = blockIdx.x % nchs;
   const int row = perm[d];
@@ -271,8 +288,9 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
   __syncthreads();
   const int lane = threadIdx.x & 31;
   auto mark = [&](int l, int) { const int c = bci[l] - lo; atomicOr(&sh_bits[c >> 5], 1u << (c & 31)); };
-  if (nchs > 1) warp_products<true>(row, arp, aci, brp, bci, lo, hi, mark, threadIdx.x >> 5, blockDim.x >> 5);
-  else warp_products<false>(row, arp, aci, brp, bci, lo, hi, mark, threadIdx.x >> 5, blockDim.x >> 5);
+  const bool flat = short_b_rows(prod, arp, row);
+  if (nchs > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, mark);
+  else row_products<false>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, mark);
   __syncthreads();
   const int wps = num_width / 32;  // words per numeric chunk
   for (int i = threadIdx.x; i < words; i += blockDim.x) {
@@ -331,7 +349,8 @@ __global__ void k_num_pwarp(const int* __restrict__ perm, int nrows, const int* 
 template <typename T>
 __global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
                            const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
-                           const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize) {
+                           const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
+                           const int* __restrict__ prod) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   const int rpb = blockDim.x >> 5, w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int idx = blockIdx.x * rpb + w;
@@ -341,7 +360,8 @@ __global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* _
   for (int i = lane; i < tsize; i += 32) { keys[i] = -1; vals[i] = T(0); }
   __syncwarp();
   const int row = perm[idx];
-  warp_products<false>(row, arp, aci, brp, bci, 0, 0, [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l]); }, 0, 1);
+  row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
+                      [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l]); });
   __syncwarp();
   int n = 0;
   for (int r = 0; r < tsize; r += 32) {
@@ -369,7 +389,7 @@ template <typename T>
 __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                          const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
                          const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
-                         int bitonic_above, bool flat) {
+                         int bitonic_above, bool flat, const int* __restrict__ prod) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   int* keys = reinterpret_cast<int*>(sh_raw);
   T* vals = reinterpret_cast<T*>(sh_raw + sizeof(int) * tsize);
@@ -379,8 +399,8 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
   if (threadIdx.x == 0) nz = 0;
   __syncthreads();
   if (flat) {
-    warp_products<false>(row, arp, aci, brp, bci, 0, 0, [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l]); },
-                         threadIdx.x >> 5, blockDim.x >> 5);
+    row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5,
+                        [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l]); });
   } else {  // seed 004: a warp per nonzero of A
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
     for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
@@ -456,7 +476,8 @@ template <typename T>
 __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                             const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
                             const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int ncols,
-                            int width, int nchn, const int* __restrict__ didx, const int* __restrict__ chunkcnt) {
+                            int width, int nchn, const int* __restrict__ didx, const int* __restrict__ chunkcnt,
+                            const int* __restrict__ prod) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   __shared__ int scratch[32];
   T* vals = reinterpret_cast<T*>(sh_raw);
@@ -476,8 +497,9 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
     atomicAdd(&vals[c], av[k] * bv[l]);
     atomicOr(&flags[c >> 5], 1u << (c & 31));
   };
-  if (nchn > 1) warp_products<true>(row, arp, aci, brp, bci, lo, hi, acc, threadIdx.x >> 5, blockDim.x >> 5);
-  else warp_products<false>(row, arp, aci, brp, bci, lo, hi, acc, threadIdx.x >> 5, blockDim.x >> 5);
+  const bool flat = short_b_rows(prod, arp, row);
+  if (nchn > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, acc);
+  else row_products<false>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, acc);
   __syncthreads();
   // Each thread owns a contiguous run of words; the scan of their popcounts gives its output position.
   const int per = (words + blockDim.x - 1) / blockDim.x;

@@ -137,12 +137,12 @@ class HashSpgemm {
         const Level& l = S.levels[g - 1];
         if (l.per_warp) {
           const int rpb = l.block / 32;
-          k_sym_warp<<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, cnt, l.table);
+          k_sym_warp<<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, cnt, l.table, prod);
         } else
-        k_sym_tb<<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, B.rp, B.ci, cnt, l.table, cfg_.opt.flat_products);
+        k_sym_tb<<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, B.rp, B.ci, cnt, l.table, cfg_.opt.flat_products, prod);
       } else {
         k_sym_dense<<<grid(size_t(rows) * nchs), S.dense_block, S.dense_smem, s>>>(p, A.rp, A.ci, B.rp, B.ci, n, S.dense_width, nchs,
-                                                                               cfg_.num.dense_width, nchn, cnt, chunkcnt, didx);
+                                                                               cfg_.num.dense_width, nchn, cnt, chunkcnt, didx, prod);
       }
       CUDA_CHECK_LAUNCH();
     }
@@ -185,12 +185,12 @@ class HashSpgemm {
         const Level& l = N.levels[g - 1];
         if (l.per_warp) {
           const int rpb = l.block / 32;
-          k_num_warp<T><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table);
+          k_num_warp<T><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, prod);
         } else
-        k_num_tb<T><<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.bitonic_above, cfg_.opt.flat_products);
+        k_num_tb<T><<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.bitonic_above, cfg_.opt.flat_products, prod);
       } else {
         k_num_dense<T><<<grid(size_t(rows) * nchn), N.dense_block, N.dense_smem, s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, n,
-                                                                                     N.dense_width, nchn, didx, chunkcnt);
+                                                                                     N.dense_width, nchn, didx, chunkcnt, prod);
       }
       CUDA_CHECK_LAUNCH();
     }
