@@ -1,0 +1,287 @@
+// spbench-spgemm-cuda: hash SpGEMM (ours) and cuSPARSE SpGEMM on the same inputs, verified against the
+// CPU Gustavson reference, timed as the whole SpGEMM (CSR inputs on the device -> CSR output on the
+// device, C's allocation included). Protocol: docs/native-protocol.md. Links cusparse.
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+#include "../common/args.hpp"
+#include "../common/binfmt.hpp"
+#include "../common/check.cuh"
+#include "../common/json.hpp"
+#include "../common/reference.hpp"
+#include "../peers/spgemm_cusparse.cuh"
+#include "../spgemm/hash_spgemm.cuh"
+
+using namespace spb;
+using namespace spb::spgemm;
+
+namespace {
+
+struct Options {
+  std::string a_path, b_path, precision;
+  std::vector<std::string> methods;
+  int warmup = 2, samples = 10;
+  bool breakdown = false, explain = false, reference = true;
+  float chunk_fraction = 0.2f;
+};
+
+const std::vector<std::string> kAllMethods = {"hash", "hash-opt", "cusparse-alg1", "cusparse-alg2", "cusparse-alg3", "cusparse-reuse"};
+
+std::string base_name(const std::string& p) { size_t s = p.find_last_of('/'); return s == std::string::npos ? p : p.substr(s + 1); }
+
+Csr load_one(const std::string& path, const char* which) {
+  SpbFile f;
+  try { f = read_spb(path); } catch (const std::runtime_error& e) { throw std::invalid_argument(std::string("--") + which + ": " + e.what()); }
+  if (f.mats.size() != 1) throw std::invalid_argument(std::string("--") + which + " " + path + ": expected one matrix, found " + std::to_string(f.mats.size()));
+  Csr c = std::move(f.mats[0]);
+  if (c.rows > INT_MAX || c.cols > INT_MAX || c.nnz() > INT_MAX)
+    throw std::invalid_argument(std::string("--") + which + " " + path + ": dimensions or nnz exceed the int32 path's 2^31-1");
+  return c;
+}
+
+// Values rounded to the precision under test, so the reference sees the data the GPU sees.
+template <typename T> void round_values(Csr& c) { for (double& v : c.values) v = double(T(v)); }
+
+template <typename T>
+struct DeviceMatrix {
+  DevCsr<T> d;
+  explicit DeviceMatrix(const Csr& c) {
+    d.rows = int(c.rows); d.cols = int(c.cols); d.nnz = c.nnz();
+    std::vector<int> rp(c.row_ptr.begin(), c.row_ptr.end()), ci(c.col_idx.begin(), c.col_idx.end());
+    std::vector<T> v(c.values.begin(), c.values.end());
+    CUDA_CHECK(cudaMalloc(&d.rp, sizeof(int) * rp.size()));
+    CUDA_CHECK(cudaMalloc(&d.ci, sizeof(int) * std::max<size_t>(1, ci.size())));
+    CUDA_CHECK(cudaMalloc(&d.v, sizeof(T) * std::max<size_t>(1, v.size())));
+    CUDA_CHECK(cudaMemcpy(d.rp, rp.data(), sizeof(int) * rp.size(), cudaMemcpyHostToDevice));
+    if (!ci.empty()) CUDA_CHECK(cudaMemcpy(d.ci, ci.data(), sizeof(int) * ci.size(), cudaMemcpyHostToDevice));
+    if (!v.empty()) CUDA_CHECK(cudaMemcpy(d.v, v.data(), sizeof(T) * v.size(), cudaMemcpyHostToDevice));
+  }
+  ~DeviceMatrix() { cudaFree(d.rp); cudaFree(d.ci); cudaFree(d.v); }
+};
+
+struct Reference {
+  bool have = false;
+  Csr c;
+  std::vector<double> absc;
+};
+
+struct VerifyOut { bool passed = false; double err = 0; std::string detail; };
+
+template <typename T>
+VerifyOut verify(const DevCsr<T>& C, const Reference& ref) {
+  VerifyOut o;
+  const Csr& R = ref.c;
+  if (C.rows != R.rows || C.cols != R.cols) { o.detail = "shape differs"; return o; }
+  std::vector<int> rp(size_t(C.rows) + 1);
+  CUDA_CHECK(cudaMemcpy(rp.data(), C.rp, sizeof(int) * rp.size(), cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < rp.size(); ++i)
+    if (rp[i] != R.row_ptr[i]) { o.detail = "row pointer " + std::to_string(i) + " is " + std::to_string(rp[i]) + ", reference " + std::to_string(R.row_ptr[i]); return o; }
+  if (C.nnz != R.nnz()) { o.detail = "nnz " + std::to_string(C.nnz) + ", reference " + std::to_string(R.nnz()); return o; }
+  std::vector<int> ci(size_t(C.nnz));
+  std::vector<T> v(size_t(C.nnz));
+  if (C.nnz) {
+    CUDA_CHECK(cudaMemcpy(ci.data(), C.ci, sizeof(int) * ci.size(), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpy(v.data(), C.v, sizeof(T) * v.size(), cudaMemcpyDeviceToHost));
+  }
+  for (size_t k = 0; k < ci.size(); ++k)
+    if (ci[k] != R.col_idx[k]) {
+      int64_t row = std::upper_bound(R.row_ptr.begin(), R.row_ptr.end(), int64_t(k)) - R.row_ptr.begin() - 1;
+      o.detail = "column pattern differs in row " + std::to_string(row) + " at entry " + std::to_string(k) + ": got " + std::to_string(ci[k]) + ", reference " + std::to_string(R.col_idx[k]);
+      return o;
+    }
+  ErrReport e = max_norm_err(v.data(), R.values.data(), ref.absc.data(), int64_t(v.size()));
+  o.err = e.finite ? e.max_err : 0;
+  const double tol = default_tol(sizeof(T) == 4);
+  if (!e.finite) { o.detail = "non-finite value at entry " + std::to_string(e.where) + " (unwritten output?)"; return o; }
+  if (e.max_err > tol) { o.detail = "value at entry " + std::to_string(e.where) + ": got " + std::to_string(e.got) + ", reference " + std::to_string(e.want); return o; }
+  o.passed = true;
+  return o;
+}
+
+std::string device_json(const cudaDeviceProp& p, int index) {
+  Json j;
+  j.integer("index", index).str("name", p.name).str("cc", std::to_string(p.major) + "." + std::to_string(p.minor))
+      .integer("sms", p.multiProcessorCount).integer("smem_per_block", (long long)p.sharedMemPerBlock)
+      .integer("smem_per_block_optin", (long long)p.sharedMemPerBlockOptin).integer("smem_per_sm", (long long)p.sharedMemPerMultiprocessor)
+      .integer("max_threads_per_sm", p.maxThreadsPerMultiProcessor).integer("max_blocks_per_sm", p.maxBlocksPerMultiProcessor)
+      .num("global_mem_bytes", double(p.totalGlobalMem)).num("l2_bytes", double(p.l2CacheSize)).integer("mem_bus_bits", p.memoryBusWidth);
+  return j.done();
+}
+
+std::string ver(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+
+template <typename T>
+int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) {
+  Csr A = load_one(opt.a_path, "a");
+  Csr B = opt.b_path.empty() ? A : load_one(opt.b_path, "b");
+  if (opt.b_path.empty() && A.rows != A.cols)
+    throw std::invalid_argument("--a " + opt.a_path + " is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ", not square: give --b");
+  if (A.cols != B.rows) throw std::invalid_argument("A is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + " but B is " + std::to_string(B.rows) + "x" + std::to_string(B.cols));
+  round_values<T>(A); round_values<T>(B);
+
+  cudaStream_t s;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  TrackingAllocator al(s);
+  CusparseSpgemm<T> cs(s);
+  int rt = 0, drv = 0;
+  CUDA_CHECK(cudaRuntimeGetVersion(&rt)); CUDA_CHECK(cudaDriverGetVersion(&drv));
+  Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", exe)
+      .raw("devices", "[" + device_json(prop, 0) + "]")
+      .raw("cuda", Json().str("runtime", ver(rt)).str("driver", ver(drv)).str("cusparse", std::to_string(cs.version())).done())
+      .emit();
+
+  std::map<std::string, std::unique_ptr<HashSpgemm<T>>> ours;
+  for (const std::string& name : {std::string("hash"), std::string("hash-opt")})
+    ours[name] = std::make_unique<HashSpgemm<T>>(prop, name == "hash" ? paper_options() : opt_options(), s);
+  if (opt.explain) {
+    for (auto& kv : ours) {
+      std::string rows = "[";
+      bool first = true;
+      for (auto& r : explain_rows(kv.second->config())) {
+        rows += first ? "[" : ",["; first = false;
+        for (size_t i = 0; i < r.size(); ++i) rows += (i ? ",\"" : "\"") + json_escape(r[i]) + "\"";
+        rows += "]";
+      }
+      rows += "]";
+      Json().str("type", "explain").str("op", "spgemm").str("title", kv.first + " (" + (kv.first == "hash" ? "seed 004 Table I rule" : "ours") + ") parameters derived for " + prop.name + (sizeof(T) == 4 ? ", f32" : ", f64"))
+          .raw("columns", "[\"phase\",\"group\",\"assignment\",\"rows with\",\"table\",\"block\",\"blocks/SM\"]").raw("rows", rows).emit();
+    }
+  }
+
+  const long long products = spgemm_products(A, B);
+  Reference ref;
+  if (opt.reference) { ref.c = ref_spgemm(A, B, &ref.absc); ref.have = true; }
+  DeviceMatrix<T> dA(A), dB(B);
+  const DevCsr<T>& a = dA.d;
+  std::unique_ptr<DeviceMatrix<T>> dBown;
+  const DevCsr<T>* bp = &dA.d;
+  if (!opt.b_path.empty()) { dBown = std::make_unique<DeviceMatrix<T>>(B); bp = &dBown->d; }
+  auto csr_bytes = [](long long rows, long long nnz) { return double(rows + 1) * 4 + double(nnz) * (4 + sizeof(T)); };
+
+  cudaEvent_t e0, e1;
+  CUDA_CHECK(cudaEventCreate(&e0)); CUDA_CHECK(cudaEventCreate(&e1));
+  const double tol = default_tol(sizeof(T) == 4);
+  for (const std::string& m : opt.methods) {
+    const bool is_ours = ours.count(m) != 0;
+    const CusparseMethod* peer = nullptr;
+    for (const auto& cm : cusparse_methods()) if (m == cm.name) peer = &cm;
+    auto run_once = [&](DevCsr<T>& C, std::map<std::string, double>* bd) {
+      if (is_ours) ours[m]->run(a, *bp, C, al, bd);
+      else cs.run(peer->alg, a, *bp, C, al, opt.chunk_fraction);
+    };
+    auto release = [&](DevCsr<T>& C) { al.free(C.rp); al.free(C.ci); al.free(C.v); C = DevCsr<T>{}; };
+    std::string status = "ok", reason;
+    std::vector<double> samples;
+    std::map<std::string, double> bd;
+    VerifyOut vo;
+    long long nnzc = ref.have ? ref.c.nnz() : -1;
+    size_t peak = 0;
+    try {
+      DevCsr<T> C;
+      al.begin(); al.set_poison(true);
+      run_once(C, nullptr);
+      al.set_poison(false);
+      CUDA_CHECK(cudaStreamSynchronize(s));
+      peak = std::max(peak, al.peak_since_begin());
+      nnzc = C.nnz;
+      if (ref.have) { vo = verify(C, ref); if (!vo.passed) status = "failed"; }
+      release(C);
+      if (status == "ok") {
+        for (int i = 0; i < opt.warmup; ++i) { al.begin(); run_once(C, nullptr); release(C); peak = std::max(peak, al.peak_since_begin()); }
+        for (int i = 0; i < opt.samples; ++i) {
+          al.begin();
+          CUDA_CHECK(cudaEventRecord(e0, s));
+          run_once(C, nullptr);
+          CUDA_CHECK(cudaEventRecord(e1, s));
+          CUDA_CHECK(cudaEventSynchronize(e1));
+          float ms = 0; CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+          samples.push_back(ms);
+          peak = std::max(peak, al.peak_since_begin());
+          release(C);
+        }
+        if (opt.breakdown && is_ours) { run_once(C, &bd); release(C); }
+      }
+    } catch (const std::overflow_error& e) {
+      status = "not_applicable"; reason = e.what();
+    } catch (const std::exception& e) {
+      status = "error"; reason = e.what();
+    }
+    al.set_poison(false);
+    al.free_all();
+    cudaStreamSynchronize(s);
+    cudaGetLastError();  // clear a non-sticky error so the next method starts clean
+    Json params;
+    params.str("precision", sizeof(T) == 4 ? "f32" : "f64").str("a", base_name(opt.a_path)).str("b", opt.b_path.empty() ? "A" : base_name(opt.b_path))
+        .integer("rows", A.rows).integer("inner", A.cols).integer("cols", B.cols).integer("nnz_a", A.nnz()).integer("nnz_b", B.nnz()).integer("products", products);
+    Json v;
+    v.boolean("checked", ref.have && (status == "ok" || status == "failed")).boolean("passed", status == "ok");
+    if (ref.have && (status == "ok" || status == "failed")) v.num("max_rel_err", vo.err); else v.null("max_rel_err");
+    v.num("tol", tol).str("reference", ref.have ? "cpu-f64" : "none");
+    if (!vo.detail.empty()) v.str("detail", vo.detail);
+    Json r;
+    r.str("type", "result").str("op", "spgemm").str("method", m).str("family", m == "hash" ? "paper" : is_ours ? "ours" : "peer")
+        .raw("params", params.done()).str("status", status);
+    if (!reason.empty()) r.str("reason", reason);
+    r.str("timed_region", "whole-spgemm").nums("samples_ms", samples).num("flops", 2.0 * double(products))
+        .num("bytes_moved", csr_bytes(A.rows, A.nnz()) + csr_bytes(B.rows, B.nnz()) + (nnzc >= 0 ? csr_bytes(A.rows, nnzc) : 0))
+        .num("peak_mem_bytes", double(peak)).raw("verify", v.done());
+    if (!bd.empty()) { Json bj; for (auto& kv : bd) bj.num(kv.first, kv.second); r.raw("breakdown_ms", bj.done()); }
+    Json info;
+    info.integer("nnz_c", nnzc).str("alloc", "cudaMallocAsync pool (release threshold max), tracked");
+    if (peer && (peer->alg == CusparseAlg::Alg2 || peer->alg == CusparseAlg::Alg3)) info.num("chunk_fraction", opt.chunk_fraction);
+    r.raw("info", info.done());
+    r.emit();
+  }
+  cudaEventDestroy(e0); cudaEventDestroy(e1);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opt;
+  try {
+    Args args(argc, argv);
+    if (args.command() != "spgemm") throw std::invalid_argument("usage: spbench-spgemm-cuda spgemm --a A.spb [--b B.spb] --precision f32|f64 --methods all|m1,m2 --warmup N --samples N [--breakdown] [--explain] [--reference cpu|none]");
+    opt.a_path = args.need("a");
+    opt.b_path = args.get("b");
+    opt.precision = args.get("precision", "f32");
+    if (opt.precision != "f32" && opt.precision != "f64") throw std::invalid_argument("--precision must be f32 or f64, got '" + opt.precision + "'");
+    const std::string ml = args.get("methods", "all");
+    opt.methods = ml == "all" ? kAllMethods : args.list("methods");
+    for (const std::string& m : opt.methods)
+      if (std::find(kAllMethods.begin(), kAllMethods.end(), m) == kAllMethods.end()) throw std::invalid_argument("--methods: unknown method '" + m + "' (known: hash, hash-opt, cusparse-alg1, cusparse-alg2, cusparse-alg3, cusparse-reuse)");
+    opt.warmup = int(args.integer("warmup", 2));
+    opt.samples = int(args.integer("samples", 10));
+    if (opt.warmup < 0 || opt.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
+    opt.breakdown = args.has("breakdown");
+    opt.explain = args.has("explain");
+    const std::string r = args.get("reference", "cpu");
+    if (r != "cpu" && r != "none") throw std::invalid_argument("--reference must be cpu or none, got '" + r + "'");
+    opt.reference = r == "cpu";
+    opt.chunk_fraction = float(args.real("chunk-fraction", 0.2));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spbench-spgemm-cuda: %s\n", e.what());
+    return 2;
+  }
+  try {
+    int dev = 0;
+    CUDA_CHECK(cudaSetDevice(dev));
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    keep_pool_memory(dev);
+    int rc = opt.precision == "f32" ? run_all<float>(opt, prop, argv[0]) : run_all<double>(opt, prop, argv[0]);
+    emit_done();
+    return rc;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "spbench-spgemm-cuda: %s\n", e.what());
+    return 2;
+  } catch (const std::runtime_error& e) {
+    std::fprintf(stderr, "spbench-spgemm-cuda: %s\n", e.what());
+    return 3;
+  }
+}

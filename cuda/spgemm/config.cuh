@@ -1,0 +1,127 @@
+// Derives the hash SpGEMM parameters from the device, the way seed 004 derives its Table I for the P100:
+// the largest power-of-two hash table that fits the opt-in shared memory per block gets a 1024-thread
+// block; table and block are halved until the blocks resident per SM reach the device's limit; rows with
+// at most 32 products (16 nonzeros in the numeric phase) go to PWARP/ROW (4 threads a row).
+// Rows beyond the largest shared table go to the dense chunked accumulator (dense_kernels in
+// hash_kernels.cuh) instead of the paper's global-memory hash table.
+#pragma once
+#include <algorithm>
+#include <string>
+#include <vector>
+#include <cuda_runtime.h>
+
+namespace spb::spgemm {
+
+constexpr int kMaxGroups = 12;  // PWARP + TB levels + dense, upper bound
+
+struct Level {
+  int table;       // hash table entries (power of two)
+  int block;       // threads per block
+  int tb_per_sm;   // resident blocks per SM at this table/block size
+  int max_count;   // rows with products (symbolic) / nnz (numeric) <= max_count use this level
+  int smem_bytes;  // dynamic shared memory per block
+  bool per_warp = false;  // WARP/ROW (hash-opt): block/32 rows a block, one table each
+};
+
+struct PhaseConfig {
+  int pwarp_max = 0;      // PWARP/ROW for counts in [1, pwarp_max]
+  int pwarp_table = 0;    // table entries per row in PWARP/ROW
+  int pwarp_block = 512;  // threads per PWARP block (4 per row)
+  std::vector<Level> levels;  // TB/ROW levels, ascending max_count
+  int dense_width = 0;    // dense accumulator: columns per chunk (symbolic: bits of the bitmap)
+  int dense_block = 512;
+  int dense_smem = 0;
+  int ngroups() const { return 1 + int(levels.size()) + 1; }  // pwarp, levels..., dense
+  int dense_group() const { return ngroups() - 1; }
+};
+
+// What differs between `hash` (seed 004 as published) and `hash-opt` (our improvements).
+struct HashOptions {
+  bool opt = false;
+  double load = 1.0;         // max keys per table entry: 1.0 in the paper, 0.5 for shorter probe chains
+  int bitonic_above = 1 << 30;  // rows with more nonzeros than this are sorted bitonically (paper: count-smaller)
+  // hash-opt: rows with many products relative to ncols take the dense accumulator even if a table fits.
+  bool dense_by_density = false;
+  // hash-opt: rows iterated by row_products (32 nonzeros of A loaded at once; products spread over the
+  // lanes where B rows are short). Paper: a warp per nonzero of A, one after the other.
+  bool flat_products = false;
+};
+
+inline HashOptions paper_options() { return HashOptions{}; }
+inline HashOptions opt_options() {
+  HashOptions o;
+  o.opt = true; o.load = 0.5; o.bitonic_above = 64; o.dense_by_density = true; o.flat_products = true;
+  return o;
+}
+
+inline int pow2_floor(long long x) { int p = 1; while ((long long)p * 2 <= x) p *= 2; return p; }
+
+// Table I-style derivation for one phase: entry_bytes = 4 (symbolic keys) or 4 + sizeof(T) (numeric).
+inline std::vector<Level> derive_levels(const cudaDeviceProp& p, int entry_bytes, int table_cap, double load, int min_count) {
+  const int reserve = 1024;  // static shared memory of the kernels (counters, scan scratch)
+  int T = std::min(pow2_floor((long long)(p.sharedMemPerBlockOptin - reserve) / entry_bytes), table_cap);
+  int B = std::min(1024, p.maxThreadsPerBlock);
+  const int maxb = std::max(1, p.maxBlocksPerMultiProcessor);
+  std::vector<Level> out;
+  while (T >= 64 && B >= 32) {
+    const int bytes = T * entry_bytes;
+    const int by_smem = int(p.sharedMemPerMultiprocessor / (bytes + reserve));
+    const int by_threads = p.maxThreadsPerMultiProcessor / B;
+    const int tb = std::min({maxb, by_smem, by_threads});
+    out.push_back(Level{T, B, tb, int(T * load), bytes});
+    if (tb >= maxb || B == 32) break;
+    T /= 2; B /= 2;
+  }
+  std::reverse(out.begin(), out.end());
+  // Drop levels that would start below the PWARP limit.
+  std::vector<Level> kept;
+  for (const Level& l : out) if (l.max_count > min_count) kept.push_back(l);
+  return kept;
+}
+
+// hash-opt: WARP/ROW levels (tables 128..512, 8 rows a 256-thread block) below the smallest TB/ROW level,
+// so a row of a few dozen products no longer initialises a 1024-entry table in a block of its own.
+inline void add_warp_levels(PhaseConfig& ph, int entry_bytes, double load) {
+  const int block = 256, rows = block / 32;
+  std::vector<Level> w;
+  int top = ph.pwarp_max;
+  for (int T = 128; T <= 512; T *= 2) {
+    const int cap = int(T * load);
+    if (cap <= top) continue;
+    w.push_back(Level{T, block, 0, cap, rows * T * entry_bytes, true});
+    top = cap;
+  }
+  for (const Level& l : ph.levels) if (l.max_count > top) w.push_back(l);
+  ph.levels = w;
+}
+
+struct HashConfig {
+  HashOptions opt;
+  PhaseConfig sym, num;
+};
+
+inline HashConfig derive_config(const cudaDeviceProp& p, int value_bytes, HashOptions o) {
+  HashConfig c;
+  c.opt = o;
+  const int num_entry = 4 + value_bytes;
+  const int half_sm = int(std::min<size_t>(p.sharedMemPerBlockOptin, p.sharedMemPerMultiprocessor / 2)) - 2048;
+  // Numeric phase.
+  c.num.pwarp_max = 16;
+  c.num.pwarp_table = 32;
+  c.num.levels = derive_levels(p, num_entry, 1 << 30, o.load, c.num.pwarp_max);
+  const int num_cap = c.num.levels.empty() ? 0 : c.num.levels.back().table;
+  // Dense chunk: values + one flag bit per column, two blocks per SM.
+  c.num.dense_width = pow2_floor((long long)half_sm * 8 / (8 * value_bytes + 1));
+  c.num.dense_smem = c.num.dense_width * value_bytes + c.num.dense_width / 8;
+  // Symbolic phase: its largest table is capped at the numeric one, so a row too big for every numeric
+  // table was counted by the dense path (which also records its per-chunk counts).
+  c.sym.pwarp_max = 32;
+  c.sym.pwarp_table = o.opt ? 64 : 32;
+  c.sym.levels = derive_levels(p, 4, num_cap, o.load, c.sym.pwarp_max);
+  if (o.opt) { add_warp_levels(c.sym, 4, o.load); add_warp_levels(c.num, num_entry, o.load); }
+  c.sym.dense_width = std::max(c.num.dense_width, pow2_floor((long long)half_sm * 8));  // bits
+  c.sym.dense_smem = c.sym.dense_width / 8 + 4 * (c.sym.dense_width / c.num.dense_width);
+  return c;
+}
+
+}  // namespace spb::spgemm

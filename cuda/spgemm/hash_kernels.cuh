@@ -1,0 +1,523 @@
+// Kernels of hash SpGEMM (seed 004) plus our dense chunked accumulator for power-law rows.
+// Index type int32 throughout; value type T = float or double.
+//   grouping : k_products (products per row, symbolic group ids, histogram), k_num_groups, k_scatter
+//   symbolic : k_sym_pwarp (4 threads a row), k_sym_tb (a block a row, a warp per nonzero of A),
+//              k_sym_dense (bitmap over a column chunk; per-chunk counts for the numeric phase)
+//   numeric  : k_num_pwarp, k_num_tb (hash keys+values, gather, sort), k_num_dense (dense chunk,
+//              output sorted by construction)
+#pragma once
+#include <climits>
+#include <cstdint>
+#include <cuda_runtime.h>
+#include "config.cuh"
+
+namespace spb::spgemm {
+
+constexpr unsigned kHashScal = 107;
+constexpr int kPw = 4;  // threads per row in PWARP/ROW
+
+template <typename T>
+struct DevCsr {
+  int rows = 0, cols = 0;
+  long long nnz = 0;
+  int* rp = nullptr;
+  int* ci = nullptr;
+  T* v = nullptr;
+};
+
+// Group limits passed by value: a count c in [1, ub[0]] is group 0 (PWARP), (ub[g-1], ub[g]] group g,
+// above ub[n-1] the dense group n; 0 has no group (-1).
+struct GroupLimits {
+  int n = 0;
+  int ub[kMaxGroups];
+  // hash-opt: counts >= dense_min with count * dense_ratio >= ncols also go dense (-1: off)
+  int dense_min = -1;
+  int dense_ratio = 0;
+  int ncols = 0;
+};
+
+__device__ __forceinline__ int group_of(const GroupLimits& g, int c) {
+  if (c <= 0) return -1;
+  if (g.dense_min >= 0 && c >= g.dense_min && (long long)c * g.dense_ratio >= g.ncols) return g.n;
+  for (int i = 0; i < g.n; ++i) if (c <= g.ub[i]) return i;
+  return g.n;
+}
+
+__device__ __forceinline__ int hash_slot(int key, int mask) { return int((unsigned(key) * kHashScal) & unsigned(mask)); }
+
+__device__ __forceinline__ int warp_sum(int v) {
+  for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
+// First index in [lo, hi) of the sorted array a with a[i] >= key.
+__device__ __forceinline__ int lower_bound(const int* a, int lo, int hi, int key) {
+  while (lo < hi) { int mid = (lo + hi) >> 1; if (a[mid] < key) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
+// Visits every product of A's row `row` (hash-opt's iteration). Warp `warp` of the `nw` sharing the row takes
+// the nonzeros warp, warp + nw, ... of A 32 at a time, loading their B-row bounds in parallel (clipped to the
+// column window [lo, hi) when kClip: 32 binary searches at once instead of one after another). Then either
+//   flat: their products are spread evenly over the lanes (rows whose B rows are short: no idle lanes), or
+//   not : the warp walks one B row after the other, lanes on distinct columns (long B rows, and rows that
+//         hit hub columns, where flat lanes would collide on the same hash slot or counter).
+// f(l, k): l indexes B's arrays, k A's. flat must be warp-uniform; called by whole warps.
+template <bool kClip, typename F>
+__device__ __forceinline__ void row_products(int row, const int* __restrict__ arp, const int* __restrict__ aci,
+                                             const int* __restrict__ brp, const int* __restrict__ bci, int lo, int hi,
+                                             bool flat, int warp, int nw, F&& f) {
+  const unsigned full = 0xffffffffu;
+  const int lane = threadIdx.x & 31;
+  const int a0 = arp[row], a1 = arp[row + 1];
+  for (int first = a0 + warp; first < a1; first += nw * 32) {
+    const int k = first + nw * lane;
+    int s = 0, len = 0;
+    if (k < a1) {
+      const int a = aci[k];
+      s = brp[a];
+      int e = brp[a + 1];
+      if (kClip) { s = lower_bound(bci, s, e, lo); e = lower_bound(bci, s, e, hi); }
+      len = e - s;
+    }
+    if (!flat) {
+      const int cnt = min(32, (a1 - first + nw - 1) / nw);
+      for (int j = 0; j < cnt; ++j) {
+        const int sj = __shfl_sync(full, s, j), lj = __shfl_sync(full, len, j);
+        for (int l = sj + lane; l < sj + lj; l += 32) f(l, first + nw * j);
+      }
+      continue;
+    }
+    int incl = len;
+    for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(full, incl, o); if (lane >= o) incl += y; }
+    const int excl = incl - len;
+    const int total = __shfl_sync(full, incl, 31);
+    for (int p0 = 0; p0 < total; p0 += 32) {
+      const int p = p0 + lane;
+      int lo_l = 0, hi_l = 31;  // owner: the first lane whose inclusive sum exceeds p
+#pragma unroll
+      for (int it = 0; it < 5; ++it) {
+        const int mid = (lo_l + hi_l) >> 1;
+        const int v = __shfl_sync(full, incl, mid);
+        if (lo_l < hi_l) { if (v > p) hi_l = mid; else lo_l = mid + 1; }
+      }
+      const int sj = __shfl_sync(full, s, lo_l);
+      const int xj = __shfl_sync(full, excl, lo_l);
+      if (p < total) f(sj + (p - xj), first + nw * lo_l);
+    }
+  }
+}
+
+// hash-opt's choice of iteration for a row: flat when its B rows average fewer than 16 entries.
+__device__ __forceinline__ bool short_b_rows(const int* __restrict__ prod, const int* __restrict__ arp, int row) {
+  return prod[row] < 16 * (arp[row + 1] - arp[row]);
+}
+
+// ---------------------------------------------------------------- grouping
+// One thread a row: products of the row (int64, flagged above INT_MAX), symbolic group id, histogram,
+// total products. Also clears cnt (the nnz per row, summed into by the dense path) and didx.
+__global__ void k_products(int m, const int* __restrict__ arp, const int* __restrict__ aci, const int* __restrict__ brp,
+                           int* prod, int* cnt, int* didx, unsigned char* gid, GroupLimits gl, int* gcount,
+                           unsigned long long* total, int* overflow) {
+  __shared__ int hist[kMaxGroups + 1];
+  if (threadIdx.x <= kMaxGroups) hist[threadIdx.x] = 0;
+  __syncthreads();
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  long long p = 0;
+  if (row < m) {
+    for (int k = arp[row]; k < arp[row + 1]; ++k) { const int a = aci[k]; p += brp[a + 1] - brp[a]; }
+    int pi = int(p);
+    if (p > INT_MAX) { atomicExch(overflow, 1); pi = INT_MAX; }
+    prod[row] = pi; cnt[row] = 0; didx[row] = -1;
+    const int g = group_of(gl, pi);
+    gid[row] = (unsigned char)(g < 0 ? 255 : g);
+    if (g >= 0) atomicAdd(&hist[g], 1);
+  }
+  if (row == m) cnt[m] = 0;  // the scan's last element, so rp[m] = nnz
+  unsigned long long s = (unsigned long long)p;
+  for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+  if ((threadIdx.x & 31) == 0 && s) atomicAdd(total, s);
+  __syncthreads();
+  if (threadIdx.x <= gl.n && hist[threadIdx.x]) atomicAdd(&gcount[threadIdx.x], hist[threadIdx.x]);
+}
+
+// Numeric group of each row from its nnz; a row goes dense only if its symbolic pass was dense (didx >= 0),
+// which the configuration guarantees for every row too large for the largest numeric table.
+__global__ void k_num_groups(int m, const int* __restrict__ cnt, const int* __restrict__ didx, unsigned char* gid,
+                             GroupLimits gl, int* gcount) {
+  __shared__ int hist[kMaxGroups + 1];
+  if (threadIdx.x <= kMaxGroups) hist[threadIdx.x] = 0;
+  __syncthreads();
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < m) {
+    int g = group_of(gl, cnt[row]);
+    if (g == gl.n && didx[row] < 0) g = gl.n - 1;  // density rule only applies to rows with chunk counts
+    gid[row] = (unsigned char)(g < 0 ? 255 : g);
+    if (g >= 0) atomicAdd(&hist[g], 1);
+  }
+  __syncthreads();
+  if (threadIdx.x <= gl.n && hist[threadIdx.x]) atomicAdd(&gcount[threadIdx.x], hist[threadIdx.x]);
+}
+
+// Rows into per-group lists: perm[cursor[g]...] (cursor starts at the group's offset).
+__global__ void k_scatter(int m, const unsigned char* __restrict__ gid, int ngroups, int* cursor, int* perm) {
+  __shared__ int cnt[kMaxGroups + 1], base[kMaxGroups + 1];
+  if (threadIdx.x <= kMaxGroups) cnt[threadIdx.x] = 0;
+  __syncthreads();
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  int g = 255, local = 0;
+  if (row < m) { g = gid[row]; if (g != 255) local = atomicAdd(&cnt[g], 1); }
+  __syncthreads();
+  if (threadIdx.x < ngroups && cnt[threadIdx.x]) base[threadIdx.x] = atomicAdd(&cursor[threadIdx.x], cnt[threadIdx.x]);
+  __syncthreads();
+  if (g != 255) perm[base[g] + local] = row;
+}
+
+// ---------------------------------------------------------------- hash tables
+// Symbolic insert: returns 1 when this call added the key.
+__device__ __forceinline__ int sym_insert(int* table, int mask, int key) {
+  int h = hash_slot(key, mask);
+  while (true) {
+    const int t = ((volatile int*)table)[h];
+    if (t == key) return 0;
+    if (t == -1) {
+      const int old = atomicCAS(&table[h], -1, key);
+      if (old == -1) return 1;
+      if (old == key) return 0;
+    }
+    h = (h + 1) & mask;
+  }
+}
+
+template <typename T>
+__device__ __forceinline__ void num_insert(int* keys, T* vals, int mask, int key, T v) {
+  int h = hash_slot(key, mask);
+  while (true) {
+    const int t = ((volatile int*)keys)[h];
+    if (t == key) { atomicAdd(&vals[h], v); return; }
+    if (t == -1) {
+      const int old = atomicCAS(&keys[h], -1, key);
+      if (old == -1 || old == key) { atomicAdd(&vals[h], v); return; }
+    }
+    h = (h + 1) & mask;
+  }
+}
+
+// ---------------------------------------------------------------- symbolic
+__global__ void k_sym_pwarp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
+                            const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize) {
+  extern __shared__ int sh_table[];
+  const int local = threadIdx.x / kPw, lane = threadIdx.x % kPw;
+  const int idx = blockIdx.x * (blockDim.x / kPw) + local;
+  int* table = sh_table + local * (tsize + 1);  // +1: rows of a warp in different banks
+  for (int i = lane; i < tsize; i += kPw) table[i] = -1;
+  __syncthreads();
+  int n = 0, row = -1;
+  if (idx < nrows) {
+    row = perm[idx];
+    for (int k = arp[row] + lane; k < arp[row + 1]; k += kPw) {
+      const int a = aci[k];
+      for (int l = brp[a]; l < brp[a + 1]; ++l) n += sym_insert(table, tsize - 1, bci[l]);
+    }
+  }
+  for (int o = kPw / 2; o > 0; o >>= 1) n += __shfl_xor_sync(0xffffffffu, n, o);
+  if (row >= 0 && lane == 0) cnt[row] = n;
+}
+
+__global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
+                         const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize, bool flat,
+                         const int* __restrict__ prod) {
+  extern __shared__ int table[];
+  __shared__ int total;
+  const int row = perm[blockIdx.x];
+  for (int i = threadIdx.x; i < tsize; i += blockDim.x) table[i] = -1;
+  if (threadIdx.x == 0) total = 0;
+  __syncthreads();
+  const int lane = threadIdx.x & 31;
+  int n = 0;
+  if (flat) {
+    row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5,
+                        [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l]); });
+  } else {  // seed 004: a warp per nonzero of A
+    const int warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
+      const int a = aci[k];
+      for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) n += sym_insert(table, tsize - 1, bci[l]);
+    }
+  }
+  n = warp_sum(n);
+  if (lane == 0 && n) atomicAdd(&total, n);
+  __syncthreads();
+  if (threadIdx.x == 0) cnt[row] = total;
+}
+
+// hash-opt, WARP/ROW: a warp a row with its own table (rows too big for PWARP, too small to fill a block).
+__global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
+                           const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize,
+                           const int* __restrict__ prod) {
+  extern __shared__ int sh_table[];
+  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int idx = blockIdx.x * (blockDim.x >> 5) + w;
+  if (idx >= nrows) return;  // whole warps leave; no block-wide barrier follows
+  int* table = sh_table + w * tsize;
+  for (int i = lane; i < tsize; i += 32) table[i] = -1;
+  __syncwarp();
+  const int row = perm[idx];
+  int n = 0;
+  row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
+                      [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l]); });
+  n = warp_sum(n);
+  if (lane == 0) cnt[row] = n;
+}
+
+// One block per (row, symbolic chunk of `width` columns): a bitmap of the chunk's columns. Writes the
+// count of every numeric chunk (num_width columns) inside it to chunkcnt[d * nchn + j] and adds the
+// total to cnt[row]. didx[row] = d, the row's index in the dense list.
+__global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
+                            const int* __restrict__ brp, const int* __restrict__ bci, int ncols, int width, int nchs,
+                            int num_width, int nchn, int* cnt, int* chunkcnt, int* didx, const int* __restrict__ prod) {
+  extern __shared__ unsigned sh_bits[];
+  const int d = blockIdx.x / nchs, cs = blockIdx.x % nchs;
+  const int row = perm[d];
+  const int lo = cs * width, hi = min(ncols, lo + width), w = hi - lo;
+  const int words = (w + 31) >> 5, subs = (w + num_width - 1) / num_width;
+  int* subcnt = reinterpret_cast<int*>(sh_bits + width / 32);
+  for (int i = threadIdx.x; i < words; i += blockDim.x) sh_bits[i] = 0u;
+  for (int i = threadIdx.x; i < subs; i += blockDim.x) subcnt[i] = 0;
+  if (cs == 0 && threadIdx.x == 0) didx[row] = d;
+  __syncthreads();
+  const int lane = threadIdx.x & 31;
+  auto mark = [&](int l, int) { const int c = bci[l] - lo; atomicOr(&sh_bits[c >> 5], 1u << (c & 31)); };
+  const bool flat = short_b_rows(prod, arp, row);
+  if (nchs > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, mark);
+  else row_products<false>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, mark);
+  __syncthreads();
+  const int wps = num_width / 32;  // words per numeric chunk
+  for (int i = threadIdx.x; i < words; i += blockDim.x) {
+    const int pc = __popc(sh_bits[i]);
+    if (pc) atomicAdd(&subcnt[i / wps], pc);
+  }
+  __syncthreads();
+  int mine = 0;
+  for (int j = threadIdx.x; j < subs; j += blockDim.x) {
+    const int gj = cs * (width / num_width) + j;
+    if (gj < nchn) chunkcnt[(long long)d * nchn + gj] = subcnt[j];
+    mine += subcnt[j];
+  }
+  mine = warp_sum(mine);
+  if (lane == 0 && mine) atomicAdd(&cnt[row], mine);
+}
+
+// ---------------------------------------------------------------- numeric
+// Rank of each entry among the row's entries = its position in the sorted output.
+template <typename T>
+__global__ void k_num_pwarp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
+                            const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
+                            const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize) {
+  extern __shared__ __align__(16) unsigned char sh_raw[];
+  const int rows_per_block = blockDim.x / kPw;
+  int* keys_all = reinterpret_cast<int*>(sh_raw);
+  T* vals_all = reinterpret_cast<T*>(sh_raw + sizeof(int) * rows_per_block * (tsize + 2));
+  const int local = threadIdx.x / kPw, lane = threadIdx.x % kPw;
+  const int idx = blockIdx.x * rows_per_block + local;
+  int* keys = keys_all + local * (tsize + 1);  // +1: rows of a warp in different banks
+  T* vals = vals_all + local * (tsize + 1);
+  for (int i = lane; i < tsize; i += kPw) { keys[i] = -1; vals[i] = T(0); }
+  __syncthreads();
+  const int row = idx < nrows ? perm[idx] : -1;
+  if (row >= 0) {
+    for (int k = arp[row] + lane; k < arp[row + 1]; k += kPw) {
+      const int a = aci[k];
+      const T x = av[k];
+      for (int l = brp[a]; l < brp[a + 1]; ++l) num_insert(keys, vals, tsize - 1, bci[l], x * bv[l]);
+    }
+  }
+  __syncthreads();
+  if (row < 0) return;
+  const int base = crp[row];
+  for (int i = lane; i < tsize; i += kPw) {
+    const int key = keys[i];
+    if (key < 0) continue;
+    int rank = 0;
+    for (int j = 0; j < tsize; ++j) { const int kj = keys[j]; rank += (kj >= 0 && kj < key); }
+    cci[base + rank] = key;
+    cv[base + rank] = vals[i];
+  }
+}
+
+// hash-opt, WARP/ROW numeric: accumulate, compact with ballots, count-smaller sort (n <= table/2), write.
+template <typename T>
+__global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
+                           const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
+                           const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
+                           const int* __restrict__ prod) {
+  extern __shared__ __align__(16) unsigned char sh_raw[];
+  const int rpb = blockDim.x >> 5, w = threadIdx.x >> 5, lane = threadIdx.x & 31;
+  const int idx = blockIdx.x * rpb + w;
+  if (idx >= nrows) return;
+  int* keys = reinterpret_cast<int*>(sh_raw) + w * tsize;
+  T* vals = reinterpret_cast<T*>(sh_raw + sizeof(int) * rpb * tsize) + w * tsize;
+  for (int i = lane; i < tsize; i += 32) { keys[i] = -1; vals[i] = T(0); }
+  __syncwarp();
+  const int row = perm[idx];
+  row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
+                      [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l]); });
+  __syncwarp();
+  int n = 0;
+  for (int r = 0; r < tsize; r += 32) {
+    const int k = keys[r + lane];
+    const T v = vals[r + lane];
+    const unsigned b = __ballot_sync(0xffffffffu, k >= 0);
+    __syncwarp();
+    if (k >= 0) { const int p = n + __popc(b & ((1u << lane) - 1u)); keys[p] = k; vals[p] = v; }
+    n += __popc(b);
+    __syncwarp();
+  }
+  const int base = crp[row];
+  for (int i = lane; i < n; i += 32) {
+    const int key = keys[i];
+    int rank = 0;
+    for (int j = 0; j < n; ++j) rank += keys[j] < key;
+    cci[base + rank] = key;
+    cv[base + rank] = vals[i];
+  }
+}
+
+// A block a row: accumulate into the shared table, gather the entries to the front, sort them by column
+// (count-smaller as in the paper, or bitonic above `bitonic_above` entries), write the row.
+template <typename T>
+__global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
+                         const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
+                         const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
+                         int bitonic_above, bool flat, const int* __restrict__ prod) {
+  extern __shared__ __align__(16) unsigned char sh_raw[];
+  int* keys = reinterpret_cast<int*>(sh_raw);
+  T* vals = reinterpret_cast<T*>(sh_raw + sizeof(int) * tsize);
+  __shared__ int nz;
+  const int row = perm[blockIdx.x];
+  for (int i = threadIdx.x; i < tsize; i += blockDim.x) { keys[i] = -1; vals[i] = T(0); }
+  if (threadIdx.x == 0) nz = 0;
+  __syncthreads();
+  if (flat) {
+    row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5,
+                        [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l]); });
+  } else {  // seed 004: a warp per nonzero of A
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
+    for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
+      const int a = aci[k];
+      const T x = av[k];
+      for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) num_insert(keys, vals, tsize - 1, bci[l], x * bv[l]);
+    }
+  }
+  __syncthreads();
+  // Gather in rounds: an entry moves to a slot below the end of the round just read, so no unread slot is overwritten.
+  for (int r = 0; r < tsize; r += blockDim.x) {
+    const int i = r + threadIdx.x;
+    int k = -1; T v = T(0);
+    if (i < tsize) { k = keys[i]; v = vals[i]; }
+    __syncthreads();
+    if (k >= 0) { const int p = atomicAdd(&nz, 1); keys[p] = k; vals[p] = v; }
+    __syncthreads();
+  }
+  const int n = nz;
+  const int base = crp[row];
+  // count-smaller costs n*n/blockDim per thread; bitonic wins once that is large
+  if (n <= bitonic_above || (long long)n * n <= 4096LL * blockDim.x) {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      const int key = keys[i];
+      int rank = 0;
+      for (int j = 0; j < n; ++j) rank += keys[j] < key;
+      cci[base + rank] = key;
+      cv[base + rank] = vals[i];
+    }
+    return;
+  }
+  int P = 1;
+  while (P < n) P <<= 1;  // P <= tsize since n <= tsize
+  for (int i = n + threadIdx.x; i < P; i += blockDim.x) keys[i] = INT_MAX;
+  __syncthreads();
+  for (int k = 2; k <= P; k <<= 1) {
+    for (int j = k >> 1; j > 0; j >>= 1) {
+      for (int i = threadIdx.x; i < P; i += blockDim.x) {
+        const int ixj = i ^ j;
+        if (ixj > i) {
+          const int ki = keys[i], kj = keys[ixj];
+          const bool up = (i & k) == 0;
+          if ((ki > kj) == up) { keys[i] = kj; keys[ixj] = ki; const T t = vals[i]; vals[i] = vals[ixj]; vals[ixj] = t; }
+        }
+      }
+      __syncthreads();
+    }
+  }
+  for (int i = threadIdx.x; i < n; i += blockDim.x) { cci[base + i] = keys[i]; cv[base + i] = vals[i]; }
+}
+
+// Exclusive block-wide prefix sum of one int per thread (blockDim.x a multiple of 32, at most 1024).
+__device__ __forceinline__ int block_exclusive_scan(int v, int* scratch /* 32 ints */) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+  int incl = v;
+  for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(0xffffffffu, incl, o); if (lane >= o) incl += y; }
+  if (lane == 31) scratch[warp] = incl;
+  __syncthreads();
+  if (warp == 0) {
+    int s = lane < nw ? scratch[lane] : 0;
+    for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(0xffffffffu, s, o); if (lane >= o) s += y; }
+    if (lane < nw) scratch[lane] = s;  // inclusive warp totals
+  }
+  __syncthreads();
+  const int r = incl - v + (warp ? scratch[warp - 1] : 0);
+  __syncthreads();
+  return r;
+}
+
+// One block per (row, numeric chunk of `width` columns): dense values + flag bits in shared memory, then
+// an ordered compaction writes the chunk's entries already sorted. Chunks with no entry return at once.
+template <typename T>
+__global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
+                            const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
+                            const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int ncols,
+                            int width, int nchn, const int* __restrict__ didx, const int* __restrict__ chunkcnt,
+                            const int* __restrict__ prod) {
+  extern __shared__ __align__(16) unsigned char sh_raw[];
+  __shared__ int scratch[32];
+  T* vals = reinterpret_cast<T*>(sh_raw);
+  unsigned* flags = reinterpret_cast<unsigned*>(sh_raw + sizeof(T) * width);
+  const int idx = blockIdx.x / nchn, ch = blockIdx.x % nchn;
+  const int row = perm[idx];
+  const int* cc = chunkcnt + (long long)didx[row] * nchn;
+  if (cc[ch] == 0) return;
+  int off = crp[row];
+  for (int j = 0; j < ch; ++j) off += cc[j];
+  const int lo = ch * width, hi = min(ncols, lo + width), w = hi - lo, words = (w + 31) >> 5;
+  for (int i = threadIdx.x; i < w; i += blockDim.x) vals[i] = T(0);
+  for (int i = threadIdx.x; i < words; i += blockDim.x) flags[i] = 0u;
+  __syncthreads();
+  auto acc = [&](int l, int k) {
+    const int c = bci[l] - lo;
+    atomicAdd(&vals[c], av[k] * bv[l]);
+    atomicOr(&flags[c >> 5], 1u << (c & 31));
+  };
+  const bool flat = short_b_rows(prod, arp, row);
+  if (nchn > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, acc);
+  else row_products<false>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, acc);
+  __syncthreads();
+  // Each thread owns a contiguous run of words; the scan of their popcounts gives its output position.
+  const int per = (words + blockDim.x - 1) / blockDim.x;
+  const int w0 = min(words, threadIdx.x * per), w1 = min(words, w0 + per);
+  int mine = 0;
+  for (int i = w0; i < w1; ++i) mine += __popc(flags[i]);
+  int pos = off + block_exclusive_scan(mine, scratch);
+  for (int i = w0; i < w1; ++i) {
+    unsigned f = flags[i];
+    while (f) {
+      const int b = __ffs(f) - 1;
+      f &= f - 1;
+      const int c = i * 32 + b;
+      cci[pos] = lo + c;
+      cv[pos] = vals[c];
+      ++pos;
+    }
+  }
+}
+
+}  // namespace spb::spgemm
