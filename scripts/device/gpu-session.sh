@@ -13,7 +13,8 @@ phase=$(IFS=-; echo "$*")
 source .carry/node-env.sh
 export SPBENCH_CACHE_DIR=/tmp/spbench-cache CI=1
 R=$OUT/$phase; mkdir -p "$R"
-sb() { node bin/spbench.js "$@"; }
+# `sb` as an executable (not a function) so that `timeout` can run it.
+mkdir -p /tmp/sbbin; printf '#!/bin/sh\nexec node %s/bin/spbench.js "$@"\n' "$PWD" >/tmp/sbbin/sb; chmod +x /tmp/sbbin/sb; export PATH=/tmp/sbbin:$PATH
 step() { # step NAME CMD... : runs, logs to $R/NAME.log, prints one status line
   local name=$1; shift
   local t0=$SECONDS
