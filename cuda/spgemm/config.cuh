@@ -45,12 +45,15 @@ struct HashOptions {
   // hash-opt: rows iterated by row_products (32 nonzeros of A loaded at once; products spread over the
   // lanes where B rows are short). Paper: a warp per nonzero of A, one after the other.
   bool flat_products = false;
+  // hash-opt: multiplier of the key bits above the table mask added to the hash (0: seed 004's key*107).
+  unsigned hash_mul = 0;
 };
 
 inline HashOptions paper_options() { return HashOptions{}; }
 inline HashOptions opt_options() {
   HashOptions o;
   o.opt = true; o.load = 0.5; o.bitonic_above = 64; o.dense_by_density = true; o.flat_products = true;
+  o.hash_mul = 0x9E3779B1u;
   return o;
 }
 

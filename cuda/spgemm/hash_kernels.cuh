@@ -43,7 +43,15 @@ __device__ __forceinline__ int group_of(const GroupLimits& g, int c) {
   return g.n;
 }
 
-__device__ __forceinline__ int hash_slot(int key, int mask) { return int((unsigned(key) * kHashScal) & unsigned(mask)); }
+// Seed 004's hash is key*107 & mask (hmul = 0): a bijection on any window of table-size consecutive keys (ideal for
+// banded rows) but blind to the bits above the mask, so R-MAT columns, whose bits are each 1 with p = 0.24, pile up
+// in chains (keys that differ only above the mask share a home slot: 3-4 probes a product instead of 1.2-1.4, by a
+// CPU replay of the rmat16/18 rows). hash-opt adds (key >> log2 size) * hmul: unchanged for keys below the table
+// size, high bits spread over the table. shift = popc(mask) = log2 size.
+__device__ __forceinline__ int hash_slot(int key, int mask, unsigned hmul) {
+  const unsigned k = unsigned(key);
+  return int((k * kHashScal + (k >> __popc(mask)) * hmul) & unsigned(mask));
+}
 
 __device__ __forceinline__ int warp_sum(int v) {
   for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
@@ -175,8 +183,8 @@ __global__ void k_scatter(int m, const unsigned char* __restrict__ gid, int ngro
 
 // ---------------------------------------------------------------- hash tables
 // Symbolic insert: returns 1 when this call added the key.
-__device__ __forceinline__ int sym_insert(int* table, int mask, int key) {
-  int h = hash_slot(key, mask);
+__device__ __forceinline__ int sym_insert(int* table, int mask, int key, unsigned hmul) {
+  int h = hash_slot(key, mask, hmul);
   while (true) {
     const int t = ((volatile int*)table)[h];
     if (t == key) return 0;
@@ -190,8 +198,8 @@ __device__ __forceinline__ int sym_insert(int* table, int mask, int key) {
 }
 
 template <typename T>
-__device__ __forceinline__ void num_insert(int* keys, T* vals, int mask, int key, T v) {
-  int h = hash_slot(key, mask);
+__device__ __forceinline__ void num_insert(int* keys, T* vals, int mask, int key, T v, unsigned hmul) {
+  int h = hash_slot(key, mask, hmul);
   while (true) {
     const int t = ((volatile int*)keys)[h];
     if (t == key) { atomicAdd(&vals[h], v); return; }
@@ -205,7 +213,7 @@ __device__ __forceinline__ void num_insert(int* keys, T* vals, int mask, int key
 
 // ---------------------------------------------------------------- symbolic
 __global__ void k_sym_pwarp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
-                            const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize) {
+                            const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize, unsigned hmul) {
   extern __shared__ int sh_table[];
   const int local = threadIdx.x / kPw, lane = threadIdx.x % kPw;
   const int idx = blockIdx.x * (blockDim.x / kPw) + local;
@@ -217,7 +225,7 @@ __global__ void k_sym_pwarp(const int* __restrict__ perm, int nrows, const int* 
     row = perm[idx];
     for (int k = arp[row] + lane; k < arp[row + 1]; k += kPw) {
       const int a = aci[k];
-      for (int l = brp[a]; l < brp[a + 1]; ++l) n += sym_insert(table, tsize - 1, bci[l]);
+      for (int l = brp[a]; l < brp[a + 1]; ++l) n += sym_insert(table, tsize - 1, bci[l], hmul);
     }
   }
   for (int o = kPw / 2; o > 0; o >>= 1) n += __shfl_xor_sync(0xffffffffu, n, o);
@@ -226,7 +234,7 @@ __global__ void k_sym_pwarp(const int* __restrict__ perm, int nrows, const int* 
 
 __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                          const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize, bool flat,
-                         const int* __restrict__ prod) {
+                         const int* __restrict__ prod, unsigned hmul) {
   extern __shared__ int table[];
   __shared__ int total;
   const int row = perm[blockIdx.x];
@@ -237,12 +245,12 @@ __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ a
   int n = 0;
   if (flat) {
     row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5,
-                        [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l]); });
+                        [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l], hmul); });
   } else {  // seed 004: a warp per nonzero of A
     const int warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
     for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
       const int a = aci[k];
-      for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) n += sym_insert(table, tsize - 1, bci[l]);
+      for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) n += sym_insert(table, tsize - 1, bci[l], hmul);
     }
   }
   n = warp_sum(n);
@@ -254,7 +262,7 @@ __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ a
 // hash-opt, WARP/ROW: a warp a row with its own table (rows too big for PWARP, too small to fill a block).
 __global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
                            const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize,
-                           const int* __restrict__ prod) {
+                           const int* __restrict__ prod, unsigned hmul) {
   extern __shared__ int sh_table[];
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int idx = blockIdx.x * (blockDim.x >> 5) + w;
@@ -265,7 +273,7 @@ __global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* _
   const int row = perm[idx];
   int n = 0;
   row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
-                      [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l]); });
+                      [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l], hmul); });
   n = warp_sum(n);
   if (lane == 0) cnt[row] = n;
 }
@@ -287,7 +295,12 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
   if (cs == 0 && threadIdx.x == 0) didx[row] = d;
   __syncthreads();
   const int lane = threadIdx.x & 31;
-  auto mark = [&](int l, int) { const int c = bci[l] - lo; atomicOr(&sh_bits[c >> 5], 1u << (c & 31)); };
+  // test before the atomic: hub columns are marked early, and lanes on one word would serialise on it
+  auto mark = [&](int l, int) {
+    const int c = bci[l] - lo;
+    const unsigned bit = 1u << (c & 31);
+    if (!(((volatile unsigned*)sh_bits)[c >> 5] & bit)) atomicOr(&sh_bits[c >> 5], bit);
+  };
   const bool flat = short_b_rows(prod, arp, row);
   if (nchs > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, mark);
   else row_products<false>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, mark);
@@ -313,7 +326,7 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
 template <typename T>
 __global__ void k_num_pwarp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
                             const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
-                            const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize) {
+                            const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize, unsigned hmul) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   const int rows_per_block = blockDim.x / kPw;
   int* keys_all = reinterpret_cast<int*>(sh_raw);
@@ -329,7 +342,7 @@ __global__ void k_num_pwarp(const int* __restrict__ perm, int nrows, const int* 
     for (int k = arp[row] + lane; k < arp[row + 1]; k += kPw) {
       const int a = aci[k];
       const T x = av[k];
-      for (int l = brp[a]; l < brp[a + 1]; ++l) num_insert(keys, vals, tsize - 1, bci[l], x * bv[l]);
+      for (int l = brp[a]; l < brp[a + 1]; ++l) num_insert(keys, vals, tsize - 1, bci[l], x * bv[l], hmul);
     }
   }
   __syncthreads();
@@ -350,7 +363,7 @@ template <typename T>
 __global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
                            const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
                            const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
-                           const int* __restrict__ prod) {
+                           const int* __restrict__ prod, unsigned hmul) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   const int rpb = blockDim.x >> 5, w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int idx = blockIdx.x * rpb + w;
@@ -361,7 +374,7 @@ __global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* _
   __syncwarp();
   const int row = perm[idx];
   row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
-                      [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l]); });
+                      [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l], hmul); });
   __syncwarp();
   int n = 0;
   for (int r = 0; r < tsize; r += 32) {
@@ -389,7 +402,7 @@ template <typename T>
 __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                          const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
                          const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
-                         int bitonic_above, bool flat, const int* __restrict__ prod) {
+                         int bitonic_above, bool flat, const int* __restrict__ prod, unsigned hmul) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   int* keys = reinterpret_cast<int*>(sh_raw);
   T* vals = reinterpret_cast<T*>(sh_raw + sizeof(int) * tsize);
@@ -400,13 +413,13 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
   __syncthreads();
   if (flat) {
     row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5,
-                        [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l]); });
+                        [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l], hmul); });
   } else {  // seed 004: a warp per nonzero of A
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
     for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
       const int a = aci[k];
       const T x = av[k];
-      for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) num_insert(keys, vals, tsize - 1, bci[l], x * bv[l]);
+      for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) num_insert(keys, vals, tsize - 1, bci[l], x * bv[l], hmul);
     }
   }
   __syncthreads();
@@ -416,7 +429,12 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
     int k = -1; T v = T(0);
     if (i < tsize) { k = keys[i]; v = vals[i]; }
     __syncthreads();
-    if (k >= 0) { const int p = atomicAdd(&nz, 1); keys[p] = k; vals[p] = v; }
+    // one counter update a warp (1024 same-address atomics a round otherwise)
+    const unsigned b = __ballot_sync(0xffffffffu, k >= 0);
+    int p = 0;
+    if ((threadIdx.x & 31) == 0 && b) p = atomicAdd(&nz, __popc(b));
+    p = __shfl_sync(0xffffffffu, p, 0) + __popc(b & ((1u << (threadIdx.x & 31)) - 1u));
+    if (k >= 0) { keys[p] = k; vals[p] = v; }
     __syncthreads();
   }
   const int n = nz;
@@ -495,7 +513,8 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
   auto acc = [&](int l, int k) {
     const int c = bci[l] - lo;
     atomicAdd(&vals[c], av[k] * bv[l]);
-    atomicOr(&flags[c >> 5], 1u << (c & 31));
+    const unsigned bit = 1u << (c & 31);
+    if (!(((volatile unsigned*)flags)[c >> 5] & bit)) atomicOr(&flags[c >> 5], bit);  // see k_sym_dense
   };
   const bool flat = short_b_rows(prod, arp, row);
   if (nchn > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, acc);

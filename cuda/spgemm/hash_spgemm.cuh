@@ -3,6 +3,8 @@
 #pragma once
 #include <cub/device/device_scan.cuh>
 #include <climits>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <stdexcept>
@@ -50,6 +52,7 @@ class HashSpgemm {
     }
     CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
     for (auto& e : phase_) CUDA_CHECK(cudaEventCreate(&e));
+    for (auto& ph : gev_) for (auto& g : ph) for (auto& e : g) CUDA_CHECK(cudaEventCreate(&e));
     CUDA_CHECK(cudaMallocHost(&host_, 4096));
     int max_sym = 0, max_num = 0;
     int max_wsym = 0, max_wnum = 0;
@@ -67,6 +70,7 @@ class HashSpgemm {
     for (int i = 0; i < nstreams_; ++i) { cudaStreamDestroy(streams_[i]); cudaEventDestroy(join_[i]); }
     cudaEventDestroy(fork_);
     for (auto& e : phase_) cudaEventDestroy(e);
+    for (auto& ph : gev_) for (auto& g : ph) for (auto& e : g) cudaEventDestroy(e);
     cudaFreeHost(host_);
   }
   HashSpgemm(const HashSpgemm&) = delete;
@@ -90,6 +94,8 @@ class HashSpgemm {
       fill_breakdown(breakdown);
       return;
     }
+    // SPB_SPGEMM_GROUPS set: the --breakdown run also times every group (stderr), to see where power-law rows go
+    const bool trace = breakdown && std::getenv("SPB_SPGEMM_GROUPS");
     std::vector<void*> temps;
     auto tmp = [&](size_t bytes) { void* p = al.raw(bytes); temps.push_back(p); return p; };
     int* prod = static_cast<int*>(tmp(sizeof(int) * m));
@@ -119,6 +125,7 @@ class HashSpgemm {
     CUDA_CHECK(cudaEventRecord(phase_[1], main_));
     // ---- symbolic: count nnz per row
     const PhaseConfig& S = cfg_.sym;
+    const unsigned hm = cfg_.opt.hash_mul;
     const int nchn = (n + cfg_.num.dense_width - 1) / cfg_.num.dense_width;
     const int nchs = (n + S.dense_width - 1) / S.dense_width;
     int* chunkcnt = nullptr;
@@ -130,21 +137,23 @@ class HashSpgemm {
       if (!rows) continue;
       cudaStream_t s = streams_[g];
       const int* p = perm + soff[g];
+      if (trace) CUDA_CHECK(cudaEventRecord(gev_[0][g][0], s));
       if (g == 0) {
         const int rpb = S.pwarp_block / kPw;
-        k_sym_pwarp<<<(rows + rpb - 1) / rpb, S.pwarp_block, sizeof(int) * rpb * (S.pwarp_table + 1), s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, cnt, S.pwarp_table);
+        k_sym_pwarp<<<(rows + rpb - 1) / rpb, S.pwarp_block, sizeof(int) * rpb * (S.pwarp_table + 1), s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, cnt, S.pwarp_table, hm);
       } else if (g < gs.n) {
         const Level& l = S.levels[g - 1];
         if (l.per_warp) {
           const int rpb = l.block / 32;
-          k_sym_warp<<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, cnt, l.table, prod);
+          k_sym_warp<<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, cnt, l.table, prod, hm);
         } else
-        k_sym_tb<<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, B.rp, B.ci, cnt, l.table, cfg_.opt.flat_products, prod);
+        k_sym_tb<<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, B.rp, B.ci, cnt, l.table, cfg_.opt.flat_products, prod, hm);
       } else {
         k_sym_dense<<<grid(size_t(rows) * nchs), S.dense_block, S.dense_smem, s>>>(p, A.rp, A.ci, B.rp, B.ci, n, S.dense_width, nchs,
                                                                                cfg_.num.dense_width, nchn, cnt, chunkcnt, didx, prod);
       }
       CUDA_CHECK_LAUNCH();
+      if (trace) CUDA_CHECK(cudaEventRecord(gev_[0][g][1], s));
     }
     join(gs.n + 1, scount);
     CUDA_CHECK(cudaEventRecord(phase_[2], main_));
@@ -178,29 +187,41 @@ class HashSpgemm {
       if (!rows) continue;
       cudaStream_t s = streams_[g];
       const int* p = perm + noff[g];
+      if (trace) CUDA_CHECK(cudaEventRecord(gev_[1][g][0], s));
       if (g == 0) {
         const int rpb = N.pwarp_block / kPw;
-        k_num_pwarp<T><<<(rows + rpb - 1) / rpb, N.pwarp_block, pwarp_num_smem(), s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, N.pwarp_table);
+        k_num_pwarp<T><<<(rows + rpb - 1) / rpb, N.pwarp_block, pwarp_num_smem(), s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, N.pwarp_table, hm);
       } else if (g < gn.n) {
         const Level& l = N.levels[g - 1];
         if (l.per_warp) {
           const int rpb = l.block / 32;
-          k_num_warp<T><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, prod);
+          k_num_warp<T><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, prod, hm);
         } else
-        k_num_tb<T><<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.bitonic_above, cfg_.opt.flat_products, prod);
+        k_num_tb<T><<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.bitonic_above, cfg_.opt.flat_products, prod, hm);
       } else {
         k_num_dense<T><<<grid(size_t(rows) * nchn), N.dense_block, N.dense_smem, s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, n,
                                                                                      N.dense_width, nchn, didx, chunkcnt, prod);
       }
       CUDA_CHECK_LAUNCH();
+      if (trace) CUDA_CHECK(cudaEventRecord(gev_[1][g][1], s));
     }
     join(gn.n + 1, ncount);
     CUDA_CHECK(cudaEventRecord(phase_[4], main_));
     for (void* p : temps) al.free(p);
     fill_breakdown(breakdown);
+    if (trace) trace_groups({scount, ncount});
   }
 
  private:
+  void trace_groups(const std::vector<std::vector<int>>& counts) {
+    for (int ph = 0; ph < 2; ++ph)
+      for (size_t g = 0; g < counts[ph].size(); ++g) {
+        if (!counts[ph][g]) continue;
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, gev_[ph][g][0], gev_[ph][g][1]));
+        std::fprintf(stderr, "group %s %zu rows %d ms %.3f\n", ph ? "numeric" : "symbolic", g, counts[ph][g], ms);
+      }
+  }
   // keys then values, each row padded by one entry (bank spread); +2 keeps the values 8-byte aligned
   int pwarp_num_smem() const { return (cfg_.num.pwarp_block / kPw) * (cfg_.num.pwarp_table + 2) * int(sizeof(int) + sizeof(T)); }
 
@@ -262,6 +283,7 @@ class HashSpgemm {
   cudaEvent_t join_[kMaxGroups + 1] = {};
   cudaEvent_t fork_ = nullptr;
   cudaEvent_t phase_[5] = {};
+  cudaEvent_t gev_[2][kMaxGroups + 1][2] = {};  // per phase and group: start, end (SPB_SPGEMM_GROUPS)
   void* host_ = nullptr;
 };
 

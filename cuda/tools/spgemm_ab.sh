@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One-call GPU check of a hash-opt change: builds this tree (new) and BASE (a copy of the previous version's
+# cuda/ folder, for the before figures on the same machine), correctness of hash/hash-opt on the odd cases
+# (f32/f64, CPU reference), the timing set with every method (new, CPU-verified) and hash-opt alone (base),
+# per-group times of hash-opt on the R-MATs (SPB_SPGEMM_GROUPS), then memcheck + racecheck on small cases.
+# Usage (repo root): cuda/tools/spgemm_ab.sh OUTDIR BASEDIR
+set -u
+OUT=${1:?outdir}; BASE=${2:?basedir}
+mkdir -p "$OUT"; T0=$(date +%s)
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv > "$OUT/gpu.txt" 2>&1
+nvcc -std=c++17 -O3 -arch=sm_90 -I. cuda/drivers/spgemm_cuda.cu -lcusparse -o /tmp/new > "$OUT/build.log" 2>&1 & b1=$!
+(cd "$BASE" && nvcc -std=c++17 -O3 -arch=sm_90 -I. cuda/drivers/spgemm_cuda.cu -lcusparse -o /tmp/old) > "$OUT/build_base.log" 2>&1 & b2=$!
+g++ -std=c++17 -O2 -I. cuda/tools/spgemm_gen.cpp -o /tmp/gen || exit 1
+M=/tmp/m; mkdir -p $M
+SMALL="one all_empty empty_rows dense_small big_row rect_a rect_b wide_a wide_b stencil3d_12 rmat10"
+BIG="stencil3d_40 stencil3d_64 grid2d_1000 uniform_200k rmat16 rmat18"
+for n in $SMALL $BIG; do /tmp/gen $M $n > $M/$n.log 2>&1 & done
+wait $b1 || { cat "$OUT/build.log"; exit 1; }
+wait; cat $M/*.log > "$OUT/matrices.txt"; echo "built+gen $(( $(date +%s) - T0 ))s"
+run() { local x=$1; shift; timeout 120 $x spgemm "$@" 2>>"$OUT/stderr.log"; echo "{\"exit\":$?}"; }
+for p in f32 f64; do
+  for n in one all_empty empty_rows dense_small big_row stencil3d_12 rmat10; do run /tmp/new --a $M/$n.spb --precision $p --methods hash,hash-opt --warmup 0 --samples 1; done
+  run /tmp/new --a $M/rect_a.spb --b $M/rect_b.spb --precision $p --methods hash,hash-opt --warmup 0 --samples 1
+  run /tmp/new --a $M/wide_a.spb --b $M/wide_b.spb --precision $p --methods hash,hash-opt --warmup 0 --samples 1
+done > "$OUT/correct.jsonl"
+python3 cuda/tools/spgemm_summary.py "$OUT/correct.jsonl" > "$OUT/correct.md"; grep -c '"status":"ok"' "$OUT/correct.jsonl"; grep -v '"status":"ok"' "$OUT/correct.jsonl" | grep '"result"' | head -5
+echo "correct $(( $(date +%s) - T0 ))s"
+san() { for c in "$@"; do set -- $c
+  echo "## $c"; timeout 60 compute-sanitizer --tool $1 --error-exitcode 9 /tmp/new spgemm --a $M/$2.spb --precision $3 --methods hash,hash-opt --warmup 0 --samples 1 --reference none 2>&1 | grep -v '^{' | tail -3; echo "rc=${PIPESTATUS[0]}"
+done; }
+san "memcheck rmat10 f64" "racecheck dense_small f32" > "$OUT/sanitizer.txt" 2>&1; grep -E '##|rc=|SUMMARY' "$OUT/sanitizer.txt"
+for p in f32 f64; do for n in $BIG; do
+  run /tmp/new --a $M/$n.spb --precision $p --methods all --warmup 2 --samples 10 --breakdown
+  [ -x /tmp/old ] && run /tmp/old --a $M/$n.spb --precision $p --methods hash-opt --warmup 2 --samples 10 --breakdown --reference none >> "$OUT/timing_base.jsonl"
+done; done > "$OUT/timing.jsonl"
+python3 cuda/tools/spgemm_summary.py "$OUT/timing.jsonl" > "$OUT/timing.md"; cat "$OUT/timing.md"
+echo "timing $(( $(date +%s) - T0 ))s"
+for n in rmat16 rmat18 stencil3d_40; do for x in new old; do echo "## $x $n"; SPB_SPGEMM_GROUPS=1 timeout 60 /tmp/$x spgemm --a $M/$n.spb --precision f32 --methods hash-opt --warmup 1 --samples 1 --breakdown --reference none 2>&1 | grep -E '^group|breakdown' | sed 's/.*"breakdown_ms"/breakdown/'; done; done > "$OUT/groups.txt" 2>&1
+san "memcheck big_row f32" "racecheck rmat10 f64" >> "$OUT/sanitizer.txt" 2>&1; grep -E '##|rc=|SUMMARY' "$OUT/sanitizer.txt"
+echo "done $(( $(date +%s) - T0 ))s"
