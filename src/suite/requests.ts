@@ -16,6 +16,7 @@ export function spmmRequest(c: SpmmCase, backend: BackendChoice): SpmmRequest {
     seed: c.seed,
     warmup: c.warmup,
     samples: c.samples,
+    repeat: c.repeat,
     backend,
   };
 }
@@ -30,6 +31,7 @@ export function spgemmRequest(c: SpgemmCase, backend: BackendChoice): SpgemmRequ
     seed: c.seed,
     warmup: c.warmup,
     samples: c.samples,
+    repeat: c.repeat,
     breakdown: c.breakdown,
     explain: false,
     backend,
