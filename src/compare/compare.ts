@@ -6,7 +6,8 @@
 //   samples of that run. Drift between processes is then not accounted for, and the report says so.
 // A regression must be significant (p < alpha, CI above 1) AND slower than the threshold.
 // Case level: when every method of a case, peers included, moves by a similar factor, the note calls
-// it machine drift; --normalize-by-peers divides ours/paper ratios by the peers' geometric mean.
+// it machine drift; --normalize-by-peers divides every ratio of the case by the peers' geometric mean
+// (so ours/paper are judged relative to the peers, and the peers relative to each other).
 import type { CaseResult, MethodResult, ResultFile } from '../bench/result-file.js';
 import { UserError } from '../util/errors.js';
 import { bootstrapRatioCI, hashSeed, mannWhitney, median, runSpread, welchLog } from './stats.js';
@@ -51,7 +52,7 @@ export interface CompareOptions {
   level?: number; // confidence level of the CI (default 0.95)
   resamples?: number; // bootstrap resamples (default 2000)
   seed?: number; // bootstrap seed (default 0); each pair derives its own from its names
-  normalizeByPeers?: boolean; // divide ours/paper ratios by the case's verified peers' geometric mean
+  normalizeByPeers?: boolean; // divide each ratio by the geometric-mean ratio of the case's verified peers
 }
 
 export interface CompareReport {
@@ -227,12 +228,11 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
     if (d) drift.push(d);
     methods.forEach((m, i) => {
       const [b, n] = sides[i];
-      const fam = (n ?? b)?.family;
-      const pair = judge(id, label, m, b, n, o, erf, fam === 'ours' || fam === 'paper' ? peerFactor : null);
+      const pair = judge(id, label, m, b, n, o, erf, peerFactor);
       if (!bc) pair.note = 'case not in the base file';
       if (!nc) pair.note = 'case not in the new file';
       if (d && pair.ratio !== null) pair.note = [pair.note, `machine drift: all ${d.methods} methods of the case, peers included, moved ×${d.factor.toFixed(3)}`].filter(Boolean).join('; ');
-      if (o.normalizeByPeers && !peers.length && (fam === 'ours' || fam === 'paper') && pair.ratio !== null) pair.note = [pair.note, 'no verified peer in this case to normalize by'].filter(Boolean).join('; ');
+      if (o.normalizeByPeers && !peers.length && pair.ratio !== null) pair.note = [pair.note, 'no verified peer in this case to normalize by'].filter(Boolean).join('; ');
       pairs.push(pair);
     });
   }

@@ -56,9 +56,9 @@ export function noticeLines(r: CompareReport): string[] {
     out.push(`${r.singleRunPairs} of ${r.pairs.length} pair(s) were judged on the samples of a single run per side: run-to-run drift (clock state, memory placement; often 5–15 % on a GPU) is not accounted for, so a "regression" there may be drift. Record both files with --repeat 3 or more (suite field "repeat").`);
   }
   for (const d of r.drift) {
-    out.push(`machine drift in ${d.caseId}: all ${d.methods} methods, peers included, moved ×${d.factor.toFixed(3)}${r.options.normalizeByPeers ? ' (ours/paper judged relative to the peers)' : '; the peers are unchanged code, so suspect the machine (or judge relative to them with --normalize-by-peers)'}`);
+    out.push(`machine drift in ${d.caseId}: all ${d.methods} methods, peers included, moved ×${d.factor.toFixed(3)}${r.options.normalizeByPeers ? ' (judged relative to the peers)' : '; the peers are unchanged code, so suspect the machine (or judge relative to them with --normalize-by-peers)'}`);
   }
-  if (r.options.normalizeByPeers) out.push('--normalize-by-peers: ratios of ours/paper methods are divided by the geometric-mean ratio of their case\'s verified peers');
+  if (r.options.normalizeByPeers) out.push('--normalize-by-peers: every ratio is divided by the geometric-mean ratio of its case\'s verified peers (cuSPARSE/cuBLAS), so ours/paper are judged relative to the peers');
   return out;
 }
 
