@@ -30,19 +30,27 @@ if (nvcc) {
   const sources = [join(cuda, 'drivers', 'probe.cu')];
   const checkDir = join(cuda, 'check');
   if (existsSync(checkDir)) for (const f of readdirSync(checkDir).sort()) if (f.endsWith('.cu')) sources.push(join(checkDir, f));
-  // Drivers that include cuSPARSE/cuBLAS headers compile only where those headers exist.
+  // Drivers that include cuSPARSE/cuBLAS headers compile only where those headers exist; a driver
+  // that can leave its library peers out (-DSPB_NO_PEERS) is compiled without them instead.
+  const withoutPeers = { 'spmm-cuda': '-DSPB_NO_PEERS' };
+  const extra = new Map();
   const tc = await discoverToolchain();
   for (const t of ['spmm-cuda', 'spgemm-cuda']) {
     const spec = targetSpec(t);
     const src = join(cuda, spec.main);
     if (!existsSync(src)) continue;
     const missing = spec.needsLibs.filter((l) => !tc[l].header);
-    if (missing.length) console.log(`skipped ${relative(root, src)}: needs ${missing.join(', ')} headers, not installed here`);
-    else sources.push(src);
+    if (!missing.length) sources.push(src);
+    else if (withoutPeers[t]) {
+      sources.push(src);
+      extra.set(src, withoutPeers[t]);
+      console.log(`${relative(root, src)}: ${missing.join(', ')} headers not installed here; compiling it without the library peers (${withoutPeers[t]})`);
+    } else console.log(`skipped ${relative(root, src)}: needs ${missing.join(', ')} headers, not installed here`);
   }
   for (const src of sources) {
     const inc = ['cusparse', 'cublas'].map((l) => tc[l].header).filter(Boolean).map((h) => `-I${dirname(h)}`);
-    jobs.push({ name: relative(root, src), cmd: nvcc, args: ['-std=c++17', '-arch=sm_90', ...new Set(inc), '-c', src, '-o', join(out, `${basename(src)}.o`)] });
+    const flags = extra.has(src) ? [extra.get(src)] : [];
+    jobs.push({ name: relative(root, src), cmd: nvcc, args: ['-std=c++17', '-arch=sm_90', ...new Set(inc), ...flags, '-c', src, '-o', join(out, `${basename(src)}.o`)] });
   }
 } else {
   console.log(`nvcc: not found (set SPBENCH_NVCC or CUDA_HOME)${allowMissing ? '; skipping the CUDA sources (--allow-missing)' : ''}`);

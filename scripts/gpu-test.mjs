@@ -14,6 +14,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// The seeded generator of compare's statistics: the written files are the same on every run.
+import { rng } from '../dist/src/compare/stats.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'spbench.js');
@@ -44,18 +46,6 @@ function usage(msg) {
 }
 
 // ---- inputs ----
-
-/** A deterministic generator (mulberry32) so the written files are the same on every run. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function writeMtx(path, rows, cols, entries) {
   const lines = [`%%MatrixMarket matrix coordinate real general`, `${rows} ${cols} ${entries.length}`];

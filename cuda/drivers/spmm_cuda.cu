@@ -17,6 +17,7 @@
 #include "../common/binfmt.hpp"
 #include "../common/json.hpp"
 #include "../common/reference.hpp"
+#include "../common/timing.cuh"
 #include "../spmm/methods.cuh"
 #include "../peers/spmm_tf.cuh"
 #ifndef SPB_NO_PEERS
@@ -191,17 +192,6 @@ void emit_env(const char* exe) {
       .raw("cuda", c.done()).emit();
 }
 
-// Device time of `reps` back-to-back calls of f, per call, in ms.
-template <typename F>
-double timed_ms(cudaStream_t s, cudaEvent_t a, cudaEvent_t b, int reps, F&& f) {
-  CUDA_CHECK(cudaEventRecord(a, s));
-  for (int i = 0; i < reps; ++i) f();
-  CUDA_CHECK(cudaEventRecord(b, s));
-  CUDA_CHECK(cudaEventSynchronize(b));
-  float ms = 0;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
-  return double(ms) / reps;
-}
 
 struct CaseInfo {
   int nb;

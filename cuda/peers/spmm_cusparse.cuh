@@ -7,6 +7,7 @@
 #pragma once
 #include <memory>
 #include "../common/check_libs.cuh"
+#include "../common/timing.cuh"
 #include "../spmm/common.cuh"
 
 namespace spb {
@@ -22,15 +23,10 @@ inline double time_calls_us(cudaStream_t s, int reps, F&& f) {
   cudaEvent_t a, b;
   CUDA_CHECK(cudaEventCreate(&a));
   CUDA_CHECK(cudaEventCreate(&b));
-  CUDA_CHECK(cudaEventRecord(a, s));
-  for (int i = 0; i < reps; ++i) f();
-  CUDA_CHECK(cudaEventRecord(b, s));
-  CUDA_CHECK(cudaEventSynchronize(b));
-  float ms = 0;
-  CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
+  const double ms = spb::timed_ms(s, a, b, reps, f);
   cudaEventDestroy(a);
   cudaEventDestroy(b);
-  return 1000.0 * ms / reps;
+  return 1000.0 * ms;
 }
 
 // One SpMM problem for cuSPARSE: descriptors of A_i, B_i, C_i (one entry per call).
