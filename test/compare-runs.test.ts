@@ -101,6 +101,7 @@ test('a planted 20 % slowdown, 3 runs per side, ±3 % run drift: a regression in
   assert.equal(res.code, 1, res.stderr);
   assert.match(res.stdout, /REGRESSION/);
   assert.match(res.stdout, /3 vs 3 runs/);
+  assert.match(res.stdout, /1 pair\(s\) were judged on separate process runs \(3 per side\)/);
   assert.doesNotMatch(readFileSync(join(dir, 'sum.md'), 'utf8'), /drift not accounted for|single run/);
 });
 

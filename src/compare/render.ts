@@ -52,6 +52,11 @@ export function warningLines(r: CompareReport): string[] {
 /** What the reader must know to trust the verdicts: single-run pairs, machine drift, normalization. */
 export function noticeLines(r: CompareReport): string[] {
   const out: string[] = [];
+  const runs = r.pairs.filter((p) => p.basis === 'runs');
+  if (runs.length) {
+    const counts = [...new Set(runs.flatMap((p) => [p.runsBase, p.runsNew]))].sort((a, b) => a - b);
+    out.push(`${runs.length} pair(s) were judged on separate process runs (${counts[0]}${counts.length > 1 ? `–${counts[counts.length - 1]}` : ''} per side): Welch's t on the log run medians, CI of the ratio of geometric means; a change within the run-to-run spread is noise`);
+  }
   if (r.singleRunPairs > 0) {
     out.push(`${r.singleRunPairs} of ${r.pairs.length} pair(s) were judged on the samples of a single run per side: run-to-run drift (clock state, memory placement; often 5–15 % on a GPU) is not accounted for, so a "regression" there may be drift. Record both files with --repeat 3 or more (suite field "repeat").`);
   }
