@@ -19,6 +19,7 @@ export interface SpmmRequest {
   seed: number;
   warmup: number;
   samples: number;
+  repeat?: number; // separate native process runs on the same inputs (default 1), see src/bench/repeat.ts
   backend: BackendChoice;
 }
 
@@ -33,6 +34,7 @@ export interface SpgemmRequest {
   samples: number;
   breakdown: boolean;
   explain: boolean;
+  repeat?: number; // separate native process runs on the same inputs (default 1)
   backend: BackendChoice;
 }
 

@@ -10,7 +10,10 @@ export const MethodResult = z.object({
   status: ResultStatus,
   reason: z.string().optional(),
   timed_region: z.string(),
-  samples_ms: z.array(z.number().nonnegative()),
+  samples_ms: z.array(z.number().nonnegative()), // every sample; with --repeat N, the runs one after another
+  // --repeat N ≥ 2: the median of each separate process run, in run order. Optional (absent with one
+  // run and in older files): additive, so the schema stays spbench-results/1.
+  run_medians_ms: z.array(z.number().nonnegative()).optional(),
   // Derived from samples_ms by src/bench/stats.ts; null when there is no speed figure (not ok).
   median_ms: z.number().nonnegative().nullable(),
   min_ms: z.number().nonnegative().nullable(),

@@ -5,7 +5,8 @@ import { RuntimeFailure, UserError } from '../util/errors.js';
 import type { SpgemmRequest } from './api.js';
 import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
-import { describeMatrices, invokeNative, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
+import { describeMatrices, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
+import { invokeRepeated } from './repeat.js';
 import type { CaseResult, ResultFile } from './result-file.js';
 import { planSpgemm, sourceName, type SpgemmCasePlan, type SpgemmSource } from './spgemm-plan.js';
 import { toMethodResult } from './stats.js';
@@ -73,7 +74,7 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
         '--warmup', String(req.warmup), '--samples', String(req.samples));
       if (req.breakdown) args.push('--breakdown');
       if (req.explain) args.push('--explain');
-      const out = await invokeNative(d, exe, args, 'spgemm', sink, progress, plan.label);
+      const out = await invokeRepeated(d, exe, args, 'spgemm', sink, progress, plan.label, req.repeat);
       env ??= out.env;
       if (out.results.length === 0) throw new RuntimeFailure(`native spgemm printed no result for case ${plan.id}`);
       const c: CaseResult = { id: plan.id, op: 'spgemm', label: plan.label, params: plan.params, input: spgemmInput(a, b, plan), results: out.results.map(toMethodResult) };

@@ -3,12 +3,12 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CsrMatrix } from '../matrix/types.js';
-import type { ResultLine } from '../native/protocol.js';
 import { RuntimeFailure, UserError } from '../util/errors.js';
 import type { SpmmRequest } from './api.js';
 import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
-import { describeMatrices, invokeNative, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
+import { describeMatrices, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
+import { invokeRepeated, type RepeatedLine } from './repeat.js';
 import type { CaseResult, ResultFile } from './result-file.js';
 import { countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
 import { toMethodResult } from './stats.js';
@@ -33,7 +33,7 @@ async function loadSource(deps: BenchDeps, s: SpmmSource, seed: number): Promise
 }
 
 /** Sorts the result lines of one native run into its cases (one per n_B). */
-export function groupSpmmResults(run: SpmmRunPlan, lines: ResultLine[], input: CaseResult['input'], extraParams: CaseResult['params'] = {}): CaseResult[] {
+export function groupSpmmResults(run: SpmmRunPlan, lines: RepeatedLine[], input: CaseResult['input'], extraParams: CaseResult['params'] = {}): CaseResult[] {
   const byNb = new Map<number, CaseResult>();
   for (const c of run.cases) byNb.set(c.nb, { id: c.id, op: 'spmm', label: c.label, params: { ...c.params, ...extraParams }, input, results: [] });
   for (const l of lines) {
@@ -82,7 +82,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
         '--methods', req.methods === 'all' ? 'all' : req.methods.join(','), '--mode', run.mode,
         '--warmup', String(req.warmup), '--samples', String(req.samples), '--layout', run.layout, '--seed', String(req.seed),
       ];
-      const out = await invokeNative(d, exe, args, 'spmm', sink, progress, label);
+      const out = await invokeRepeated(d, exe, args, 'spmm', sink, progress, label, req.repeat);
       env ??= out.env;
       const extra: CaseResult['params'] = run.source.kind === 'files' ? { batch: mats.length } : {};
       for (const c of groupSpmmResults(run, out.results, describeMatrices(mats), extra)) {

@@ -52,7 +52,7 @@ export function gbPerS(bytes: number, ms: number): number {
  * Turns a validated native result line into the result-file record. Only status "ok" with samples
  * gets figures: a failed, erroring or not-applicable method never carries a speed.
  */
-export function toMethodResult(line: ResultLine): MethodResult {
+export function toMethodResult(line: ResultLine & { run_medians_ms?: number[] }): MethodResult {
   const timed = line.status === 'ok' && line.samples_ms.length > 0;
   const s = timed ? summarize(line.samples_ms) : null;
   const positive = s !== null && s.median > 0;
@@ -63,6 +63,7 @@ export function toMethodResult(line: ResultLine): MethodResult {
     ...(line.reason !== undefined ? { reason: line.reason } : {}),
     timed_region: line.timed_region,
     samples_ms: line.samples_ms,
+    ...(timed && line.run_medians_ms !== undefined ? { run_medians_ms: line.run_medians_ms } : {}),
     median_ms: s?.median ?? null,
     min_ms: s?.min ?? null,
     max_ms: s?.max ?? null,

@@ -10,6 +10,7 @@ export interface CommonBenchOptions {
   seed: string;
   warmup: string;
   samples: string;
+  repeat?: string; // commander fills the default '1'
   backend: string;
   json?: string;
   quiet?: boolean;
@@ -21,6 +22,7 @@ export interface CommonRequest {
   seed: number;
   warmup: number;
   samples: number;
+  repeat: number;
   backend: BackendChoice;
 }
 
@@ -31,6 +33,7 @@ export function addCommonOptions(cmd: Command, d: { seedHelp: string; warmup: st
     .option('--seed <n>', d.seedHelp, '1')
     .option('--warmup <n>', 'untimed runs before sampling', d.warmup)
     .option('--samples <n>', d.samplesHelp, d.samples)
+    .option('--repeat <n>', 'run the native executable N times as separate processes on the same inputs; the result keeps every sample and one median per run, which compare needs to tell run-to-run drift from a change (use 3 or more for CI)', '1')
     .option('--backend <auto|cpu|cuda>', `auto uses the GPU when one (with nvcc, ${d.libs}) is usable, else the CPU backend`, 'auto')
     .option('--json <file>', 'also write the result file (schema spbench-results/1); "-" prints only the JSON to stdout')
     .option('--quiet', 'no progress or log lines');
@@ -43,6 +46,7 @@ export function parseCommon(o: CommonBenchOptions): CommonRequest {
     seed: nonNegativeInt(o.seed, '--seed'),
     warmup: nonNegativeInt(o.warmup, '--warmup'),
     samples: positiveInt(o.samples, '--samples'),
+    repeat: positiveInt(o.repeat ?? '1', '--repeat'),
     backend: oneOf(o.backend, '--backend', ['auto', 'cpu', 'cuda'] as const),
   };
 }

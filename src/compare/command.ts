@@ -19,13 +19,14 @@ export interface CompareCommandOptions {
   markdown?: string | boolean;
   junit?: string;
   strictEnv?: boolean;
+  normalizeByPeers?: boolean;
 }
 
 export async function compareCommand(basePath: string, newPath: string, opts: CompareCommandOptions): Promise<void> {
   const threshold = number(opts.threshold, '--threshold');
   const alpha = number(opts.alpha, '--alpha');
   const [base, next] = await Promise.all([readResultFile(basePath), readResultFile(newPath)]);
-  const report = await compareResults(base, next, { threshold, alpha, strictEnv: Boolean(opts.strictEnv) }, { base: basePath, new: newPath });
+  const report = await compareResults(base, next, { threshold, alpha, strictEnv: Boolean(opts.strictEnv), normalizeByPeers: Boolean(opts.normalizeByPeers) }, { base: basePath, new: newPath });
   // Loud: the warnings go to stderr too, so they show in CI logs even when stdout is captured.
   for (const w of warningLines(report)) process.stderr.write(`spbench: ${w}\n`);
   process.stdout.write(await renderTerminal(report));

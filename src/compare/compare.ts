@@ -1,10 +1,16 @@
-// Pairs the cases (by id) and methods (by name) of two result files and gives each pair a verdict
-// from the stored samples: ratio of medians new/base, its bootstrap confidence interval and a
-// Mann-Whitney U test. A regression must be significant (p < alpha, CI above 1) AND slower than the
-// threshold; a change beyond the threshold that the test cannot separate from the spread is "noise".
+// Pairs the cases (by id) and methods (by name) of two result files and gives each pair a verdict.
+// Two bases for the test (docs/ci-workflow.md, "How compare decides"):
+// * runs: both sides have ≥ 2 process runs (--repeat): ratio of the medians of run medians, Welch's
+//   t-test on the log run medians, and a change inside the run-to-run spread is "noise";
+// * samples: one run on a side: ratio of sample medians, bootstrap CI and Mann-Whitney U on the
+//   samples of that run. Drift between processes is then not accounted for, and the report says so.
+// A regression must be significant (p < alpha, CI above 1) AND slower than the threshold.
+// Case level: when every method of a case, peers included, moves by a similar factor, the note calls
+// it machine drift; --normalize-by-peers divides every ratio of the case by the peers' geometric mean
+// (so ours/paper are judged relative to the peers, and the peers relative to each other).
 import type { CaseResult, MethodResult, ResultFile } from '../bench/result-file.js';
 import { UserError } from '../util/errors.js';
-import { bootstrapRatioCI, hashSeed, mannWhitney, median } from './stats.js';
+import { bootstrapRatioCI, hashSeed, mannWhitney, median, runSpread, welchLog } from './stats.js';
 
 export const VERDICTS = ['regression', 'failed', 'improvement', 'noise', 'unchanged', 'missing-base', 'missing-new', 'skipped'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -21,7 +27,22 @@ export interface PairResult {
   p: number | null;
   nBase: number;
   nNew: number;
+  /** what the test worked on: run medians (≥ 2 runs per side) or the samples of single runs */
+  basis: 'runs' | 'samples' | null;
+  runsBase: number;
+  runsNew: number;
+  /** runs basis: the larger max/min of run medians of the two sides */
+  spread: number | null;
+  /** --normalize-by-peers: the peers' geometric-mean ratio the ratio was divided by */
+  peerFactor: number | null;
   note: string;
+}
+
+/** A case where every compared method, peers included, moved by a similar factor. */
+export interface CaseDrift {
+  caseId: string;
+  factor: number; // geometric mean of the methods' ratios
+  methods: number;
 }
 
 export interface CompareOptions {
@@ -31,6 +52,7 @@ export interface CompareOptions {
   level?: number; // confidence level of the CI (default 0.95)
   resamples?: number; // bootstrap resamples (default 2000)
   seed?: number; // bootstrap seed (default 0); each pair derives its own from its names
+  normalizeByPeers?: boolean; // divide each ratio by the geometric-mean ratio of the case's verified peers
 }
 
 export interface CompareReport {
@@ -41,6 +63,9 @@ export interface CompareReport {
   warnings: string[];
   pairs: PairResult[];
   counts: Record<Verdict, number>;
+  drift: CaseDrift[];
+  /** pairs judged on single runs (run-to-run drift not accounted for) */
+  singleRunPairs: number;
   options: Required<Omit<CompareOptions, 'strictEnv'>> & { strictEnv: boolean };
   /** 0: no regression, 1: a regression or a failed method in the new file. */
   exitCode: 0 | 1;
@@ -72,8 +97,31 @@ function pct(r: number): string {
   return `${d >= 0 ? '+' : ''}${d.toFixed(1)} %`;
 }
 
-function judge(caseId: string, label: string, method: string, b: MethodResult | undefined, n: MethodResult | undefined, o: CompareReport['options'], erf: Erf): PairResult {
-  const res: PairResult = { caseId, label, method, verdict: 'unchanged', baseMedian: b?.median_ms ?? null, newMedian: n?.median_ms ?? null, ratio: null, ci: null, p: null, nBase: b?.samples_ms.length ?? 0, nNew: n?.samples_ms.length ?? 0, note: '' };
+const TIMED = (m: MethodResult | undefined): m is MethodResult => m?.status === 'ok';
+
+/** The figures a pair is judged on: run medians when both sides have ≥ 2 runs, else the samples. */
+function basisOf(b: MethodResult, n: MethodResult): { kind: 'runs' | 'samples'; base: number[]; new: number[] } {
+  const br = b.run_medians_ms ?? [];
+  const nr = n.run_medians_ms ?? [];
+  if (br.length >= 2 && nr.length >= 2) return { kind: 'runs', base: br, new: nr };
+  return { kind: 'samples', base: b.samples_ms, new: n.samples_ms };
+}
+
+/** new/base ratio of the central figures (medians of run medians or of samples); null when none. */
+export function centralRatio(b: MethodResult | undefined, n: MethodResult | undefined): number | null {
+  if (!TIMED(b) || !TIMED(n)) return null;
+  const x = basisOf(b, n);
+  const bm = x.base.length ? median(x.base) : b.median_ms;
+  const nm = x.new.length ? median(x.new) : n.median_ms;
+  return bm !== null && nm !== null && bm > 0 && nm > 0 ? nm / bm : null;
+}
+
+function judge(caseId: string, label: string, method: string, b: MethodResult | undefined, n: MethodResult | undefined, o: CompareReport['options'], erf: Erf, peerFactor: number | null): PairResult {
+  const res: PairResult = {
+    caseId, label, method, verdict: 'unchanged', baseMedian: b?.median_ms ?? null, newMedian: n?.median_ms ?? null, ratio: null, ci: null, p: null,
+    nBase: b?.samples_ms.length ?? 0, nNew: n?.samples_ms.length ?? 0, basis: null, runsBase: b?.run_medians_ms?.length ?? 1, runsNew: n?.run_medians_ms?.length ?? 1,
+    spread: null, peerFactor: null, note: '',
+  };
   if (!n) return { ...res, verdict: 'missing-new', note: 'method not in the new file' };
   if (!b) return { ...res, verdict: 'missing-base', note: 'method not in the base file' };
   if (n.status === 'failed' || n.status === 'error') {
@@ -84,14 +132,32 @@ function judge(caseId: string, label: string, method: string, b: MethodResult | 
   if (b.status !== 'ok') return { ...res, verdict: 'missing-base', note: `no base figure (base: ${b.status})` };
 
   const thr = o.threshold / 100;
-  const bs = b.samples_ms;
-  const ns = n.samples_ms;
+  const x = basisOf(b, n);
+  const f = peerFactor ?? 1; // new figures are divided by the peers' factor before judging
+  const bs = x.base;
+  const ns = f === 1 ? x.new : x.new.map((v) => v / f);
   const bm = bs.length ? median(bs) : b.median_ms;
-  const nm = ns.length ? median(ns) : n.median_ms;
+  const nm = ns.length ? median(ns) : n.median_ms === null ? null : n.median_ms / f;
   if (bm === null || nm === null || !(bm > 0)) return { ...res, verdict: 'skipped', note: 'no positive median time to compare' };
   const ratio = nm / bm;
   const beyond = ratio > 1 + thr || ratio < 1 - thr;
-  const base = { ...res, baseMedian: bm, newMedian: nm, ratio };
+  const norm = peerFactor === null ? '' : ` after ÷${peerFactor.toFixed(3)} for the peers`;
+  const base = { ...res, baseMedian: bm, newMedian: nm * f, ratio, basis: x.kind, peerFactor };
+  if (x.kind === 'runs') {
+    const w = welchLog(bs, ns, o.level);
+    const spread = Math.max(runSpread(bs), runSpread(ns));
+    const out = { ...base, ci: w.ci, p: w.p, spread };
+    const significant = w.p < o.alpha;
+    const runs = `${bs.length} vs ${ns.length} runs`;
+    if (ratio > 1 + thr && ratio > spread && significant && w.ci[0] > 1) return { ...out, verdict: 'regression', note: `${pct(ratio)} slower${norm} (${runs}, run spread ×${spread.toFixed(3)})` };
+    if (ratio < 1 - thr && 1 / ratio > spread && significant && w.ci[1] < 1) return { ...out, verdict: 'improvement', note: `${pct(ratio)} (faster)${norm} (${runs})` };
+    if (beyond) {
+      const why = Math.max(ratio, 1 / ratio) <= spread ? `within the run-to-run spread (×${spread.toFixed(3)})` : `not significant across ${runs}`;
+      return { ...out, verdict: 'noise', note: `${pct(ratio)}${norm} is ${why}` };
+    }
+    return { ...out, note: significant && Math.abs(ratio - 1) > 0.001 ? `${pct(ratio)}, below the ${o.threshold} % threshold` : '' };
+  }
+  const single = 'single run per side: run-to-run drift not accounted for';
   if (bs.length < 3 || ns.length < 3) {
     return { ...base, verdict: beyond ? 'noise' : 'unchanged', note: `too few samples for a test (base ${bs.length}, new ${ns.length})` };
   }
@@ -99,10 +165,33 @@ function judge(caseId: string, label: string, method: string, b: MethodResult | 
   const { p } = mannWhitney(bs, ns, erf);
   const significant = p < o.alpha;
   const out = { ...base, ci, p };
-  if (ratio > 1 + thr && significant && ci[0] > 1) return { ...out, verdict: 'regression', note: `${pct(ratio)} slower` };
-  if (ratio < 1 - thr && significant && ci[1] < 1) return { ...out, verdict: 'improvement', note: `${pct(ratio)} (faster)` };
-  if (beyond) return { ...out, verdict: 'noise', note: `${pct(ratio)} is within the spread of the samples` };
+  if (ratio > 1 + thr && significant && ci[0] > 1) return { ...out, verdict: 'regression', note: `${pct(ratio)} slower${norm} (${single})` };
+  if (ratio < 1 - thr && significant && ci[1] < 1) return { ...out, verdict: 'improvement', note: `${pct(ratio)} (faster)${norm} (${single})` };
+  if (beyond) return { ...out, verdict: 'noise', note: `${pct(ratio)}${norm} is within the spread of the samples` };
   return { ...out, note: significant && Math.abs(ratio - 1) > 0.001 ? `${pct(ratio)}, below the ${o.threshold} % threshold` : '' };
+}
+
+function geoMean(xs: number[]): number {
+  return Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+}
+
+/** Peers (cuSPARSE/cuBLAS: code spbench does not change) verified and timed on both sides. */
+function peerRatios(pairs: [MethodResult | undefined, MethodResult | undefined][]): number[] {
+  return pairs.filter(([b, n]) => b?.family === 'peer' && n?.family === 'peer' && b.verify.passed && n.verify.passed).map(([b, n]) => centralRatio(b, n)).filter((r): r is number => r !== null);
+}
+
+/**
+ * Machine drift: ≥ 2 methods with ratios, at least one a peer, their geometric mean beyond the
+ * threshold, and every ratio on the same side of 1 and within the threshold of that mean.
+ */
+export function caseDrift(caseId: string, pairs: [MethodResult | undefined, MethodResult | undefined][], thresholdPct: number): CaseDrift | null {
+  const ratios = pairs.map(([b, n]) => centralRatio(b, n)).filter((r): r is number => r !== null);
+  if (ratios.length < 2 || peerRatios(pairs).length === 0) return null;
+  const g = geoMean(ratios);
+  const band = Math.log(1 + Math.max(thresholdPct / 100, 0.02));
+  if (Math.abs(Math.log(g)) <= Math.log(1 + thresholdPct / 100)) return null;
+  if (!ratios.every((r) => Math.sign(Math.log(r)) === Math.sign(Math.log(g)) && Math.abs(Math.log(r / g)) <= band)) return null;
+  return { caseId, factor: g, methods: ratios.length };
 }
 
 function byId(cases: CaseResult[], file: string): Map<string, CaseResult> {
@@ -116,7 +205,7 @@ function byId(cases: CaseResult[], file: string): Map<string, CaseResult> {
 
 /** Compares two validated result files. Throws UserError (exit 2) on --strict-env mismatches. */
 export async function compareResults(base: ResultFile, next: ResultFile, options: CompareOptions, names = { base: 'base', new: 'new' }): Promise<CompareReport> {
-  const o = { level: 0.95, resamples: 2000, seed: 0, ...options };
+  const o = { level: 0.95, resamples: 2000, seed: 0, normalizeByPeers: false, ...options };
   if (!(o.threshold >= 0)) throw new UserError(`--threshold must be a non-negative percentage (got ${options.threshold})`);
   if (!(o.alpha > 0 && o.alpha < 1)) throw new UserError(`--alpha must be between 0 and 1 (got ${options.alpha})`);
   const warnings = envDifferences(base, next);
@@ -126,17 +215,26 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
   const newCases = byId(next.cases, names.new);
   const pairs: PairResult[] = [];
   const ids = [...baseCases.keys(), ...[...newCases.keys()].filter((id) => !baseCases.has(id))];
+  const drift: CaseDrift[] = [];
   for (const id of ids) {
     const bc = baseCases.get(id);
     const nc = newCases.get(id);
     const label = (nc ?? bc)!.label;
     const methods = [...new Set([...(bc?.results ?? []), ...(nc?.results ?? [])].map((r) => r.method))];
-    for (const m of methods) {
-      const pair = judge(id, label, m, bc?.results.find((r) => r.method === m), nc?.results.find((r) => r.method === m), o, erf);
+    const sides = methods.map((m) => [bc?.results.find((r) => r.method === m), nc?.results.find((r) => r.method === m)] as [MethodResult | undefined, MethodResult | undefined]);
+    const peers = peerRatios(sides);
+    const peerFactor = o.normalizeByPeers && peers.length ? geoMean(peers) : null;
+    const d = caseDrift(id, sides, o.threshold);
+    if (d) drift.push(d);
+    methods.forEach((m, i) => {
+      const [b, n] = sides[i];
+      const pair = judge(id, label, m, b, n, o, erf, peerFactor);
       if (!bc) pair.note = 'case not in the base file';
       if (!nc) pair.note = 'case not in the new file';
+      if (d && pair.ratio !== null) pair.note = [pair.note, `machine drift: all ${d.methods} methods of the case, peers included, moved ×${d.factor.toFixed(3)}`].filter(Boolean).join('; ');
+      if (o.normalizeByPeers && !peers.length && pair.ratio !== null) pair.note = [pair.note, 'no verified peer in this case to normalize by'].filter(Boolean).join('; ');
       pairs.push(pair);
-    }
+    });
   }
   const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const p of pairs) counts[p.verdict]++;
@@ -148,6 +246,8 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
     warnings,
     pairs,
     counts,
+    drift,
+    singleRunPairs: pairs.filter((p) => p.basis === 'samples').length,
     options: o,
     exitCode: counts.regression + counts.failed > 0 ? 1 : 0,
   };

@@ -49,12 +49,30 @@ export function warningLines(r: CompareReport): string[] {
   return r.warnings.map((w) => `WARNING: environments differ, timings may not be comparable: ${w}`);
 }
 
+/** What the reader must know to trust the verdicts: single-run pairs, machine drift, normalization. */
+export function noticeLines(r: CompareReport): string[] {
+  const out: string[] = [];
+  const runs = r.pairs.filter((p) => p.basis === 'runs');
+  if (runs.length) {
+    const counts = [...new Set(runs.flatMap((p) => [p.runsBase, p.runsNew]))].sort((a, b) => a - b);
+    out.push(`${runs.length} pair(s) were judged on separate process runs (${counts[0]}${counts.length > 1 ? `–${counts[counts.length - 1]}` : ''} per side): Welch's t on the log run medians, CI of the ratio of geometric means; a change within the run-to-run spread is noise`);
+  }
+  if (r.singleRunPairs > 0) {
+    out.push(`${r.singleRunPairs} of ${r.pairs.length} pair(s) were judged on the samples of a single run per side: run-to-run drift (clock state, memory placement; often 5–15 % on a GPU) is not accounted for, so a "regression" there may be drift. Record both files with --repeat 3 or more (suite field "repeat").`);
+  }
+  for (const d of r.drift) {
+    out.push(`machine drift in ${d.caseId}: all ${d.methods} methods, peers included, moved ×${d.factor.toFixed(3)}${r.options.normalizeByPeers ? ' (judged relative to the peers)' : '; the peers are unchanged code, so suspect the machine (or judge relative to them with --normalize-by-peers)'}`);
+  }
+  if (r.options.normalizeByPeers) out.push('--normalize-by-peers: every ratio is divided by the geometric-mean ratio of its case\'s verified peers (cuSPARSE/cuBLAS), so ours/paper are judged relative to the peers');
+  return out;
+}
+
 /** Terminal table (cli-table3), warnings first and the verdict line last. */
 export async function renderTerminal(r: CompareReport): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const t = new Table({ head: header(r), style: { head: [], border: [] }, wordWrap: true, colWidths: [null, null, null, null, null, null, null, null, 44] as unknown as number[] });
   for (const p of r.pairs) t.push(row(p, (v) => (v === 'regression' || v === 'failed' ? v.toUpperCase() : v)));
-  return [...warningLines(r), `base: ${r.baseName} (${r.baseEnv})`, `new:  ${r.newName} (${r.newEnv})`, t.toString(), summaryLine(r), ''].join('\n');
+  return [...warningLines(r), `base: ${r.baseName} (${r.baseEnv})`, `new:  ${r.newName} (${r.newEnv})`, t.toString(), ...noticeLines(r).map((l) => `note: ${l}`), summaryLine(r), ''].join('\n');
 }
 
 /** Markdown for a CI job summary: verdict, warnings, the notable pairs, then every pair folded. */
@@ -63,6 +81,7 @@ export function renderCompareMarkdown(r: CompareReport): string {
   const out = [`## spbench compare: ${r.exitCode ? '🔴 regression' : '✅ no regression'}`, ''];
   for (const w of r.warnings) out.push(`> [!WARNING]`, `> Environments differ, timings may not be comparable: ${w}`, '');
   out.push(`* base: \`${r.baseName}\` — ${r.baseEnv}`, `* new: \`${r.newName}\` — ${r.newEnv}`, `* ${summaryLine(r)}`, '');
+  for (const n of noticeLines(r)) out.push(`> [!NOTE]`, `> ${n}`, '');
   const verdict = (v: Verdict) => ICON[v];
   const right = [false, false, true, true, true, false, true, false, false];
   if (notable.length) out.push(mdTable(header(r), notable.map((p) => row(p, verdict)), right), '');

@@ -87,3 +87,99 @@ export function mannWhitney(a: readonly number[], b: readonly number[], erf: (x:
   const p = Math.min(1, 2 * (1 - 0.5 * (1 + erf(z / Math.SQRT2))));
   return { u, z: u >= mu ? z : -z, p };
 }
+
+// ---- Welch's t-test on the logs of run medians (compare with --repeat runs) ----------------------
+// Few runs per side (3–5): a rank test cannot reach p < 0.05 with 3 vs 3 (its smallest two-sided p is
+// 0.1), so the run medians are compared on a log scale with Welch's t-test, which can; the log makes
+// the test about a ratio and tames the skew of timings. The t distribution comes from the regularized
+// incomplete beta function (continued fraction, modified Lentz), with a Lanczos log-gamma.
+
+const LANCZOS = [676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+
+/** ln Γ(x) for x > 0 (Lanczos, g = 7; ~15 digits). */
+export function logGamma(x: number): number {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const z = x - 1;
+  let a = 0.99999999999980993;
+  const t = z + 7.5;
+  for (let i = 0; i < LANCZOS.length; i++) a += LANCZOS[i] / (z + i + 1);
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+function betaContinuedFraction(a: number, b: number, x: number): number {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  d = 1 / (Math.abs(d) < tiny ? tiny : d);
+  let h = d;
+  for (let m = 1; m <= 300; m++) {
+    const m2 = 2 * m;
+    for (const num of [(m * (b - m) * x) / ((a + m2 - 1) * (a + m2)), (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1))]) {
+      d = 1 + num * d;
+      d = 1 / (Math.abs(d) < tiny ? tiny : d);
+      c = 1 + num / c;
+      if (Math.abs(c) < tiny) c = tiny;
+      h *= d * c;
+    }
+    if (Math.abs(d * c - 1) < 1e-15) break;
+  }
+  return h;
+}
+
+/** Regularized incomplete beta I_x(a, b). */
+export function incompleteBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  return x < (a + 1) / (a + b + 2) ? (front * betaContinuedFraction(a, b, x)) / a : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
+}
+
+/** Two-sided p of Student's t with `df` degrees of freedom: P(|T| ≥ |t|). */
+export function tTwoSidedP(t: number, df: number): number {
+  if (!Number.isFinite(t)) return 0;
+  return incompleteBeta(df / (df + t * t), df / 2, 0.5);
+}
+
+/** The t with P(|T| ≥ t) = p (bisection; p in (0, 1)). */
+export function tCritical(p: number, df: number): number {
+  let lo = 0;
+  let hi = 1e6;
+  for (let i = 0; i < 200; i++) {
+    const mid = (lo + hi) / 2;
+    if (tTwoSidedP(mid, df) > p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+export interface WelchLog {
+  t: number;
+  df: number;
+  p: number; // two-sided
+  ci: [number, number]; // CI of the ratio of geometric means new/base
+}
+
+function meanVar(xs: number[]): [number, number] {
+  const m = xs.reduce((s, x) => s + x, 0) / xs.length;
+  return [m, xs.reduce((s, x) => s + (x - m) ** 2, 0) / (xs.length - 1)];
+}
+
+/** Welch's t-test on ln(values), each side ≥ 2 positive values; CI at `level` of exp(mean difference). */
+export function welchLog(base: readonly number[], next: readonly number[], level = 0.95): WelchLog {
+  const [mb, vb] = meanVar(base.map(Math.log));
+  const [mn, vn] = meanVar(next.map(Math.log));
+  const eb = vb / base.length;
+  const en = vn / next.length;
+  const se = Math.sqrt(eb + en);
+  const diff = mn - mb;
+  if (!(se > 0)) return { t: diff === 0 ? 0 : Math.sign(diff) * Infinity, df: base.length + next.length - 2, p: diff === 0 ? 1 : 0, ci: [Math.exp(diff), Math.exp(diff)] };
+  const df = (eb + en) ** 2 / (eb ** 2 / (base.length - 1) + en ** 2 / (next.length - 1));
+  const t = diff / se;
+  const half = tCritical(1 - level, df) * se;
+  return { t, df, p: tTwoSidedP(t, df), ci: [Math.exp(diff - half), Math.exp(diff + half)] };
+}
+
+/** Run-to-run spread of one side: max/min of its run medians (1 = no spread). */
+export function runSpread(xs: readonly number[]): number {
+  return Math.max(...xs) / Math.min(...xs);
+}

@@ -16,6 +16,7 @@ export function spmmRequest(c: SpmmCase, backend: BackendChoice): SpmmRequest {
     seed: c.seed,
     warmup: c.warmup,
     samples: c.samples,
+    repeat: c.repeat,
     backend,
   };
 }
@@ -30,6 +31,7 @@ export function spgemmRequest(c: SpgemmCase, backend: BackendChoice): SpgemmRequ
     seed: c.seed,
     warmup: c.warmup,
     samples: c.samples,
+    repeat: c.repeat,
     breakdown: c.breakdown,
     explain: false,
     backend,
@@ -38,7 +40,8 @@ export function spgemmRequest(c: SpgemmCase, backend: BackendChoice): SpgemmRequ
 
 /** One line describing a case, for progress output. */
 export function describeCase(c: SuiteCase): string {
-  if (c.op === 'spgemm') return `spgemm ${[...(c.gen ?? []), ...(c.inputs ?? [])].join(' ')} ${c.precision.join(',')}`;
+  const runs = c.repeat > 1 ? ` ×${c.repeat} runs` : '';
+  if (c.op === 'spgemm') return `spgemm ${[...(c.gen ?? []), ...(c.inputs ?? [])].join(' ')} ${c.precision.join(',')}${runs}`;
   const axes = c.matrices ? `matrices ${c.matrices.length}` : `batch ${c.batch?.join(',')} dim ${c.dim?.join(',')} nnz/row ${c.nnzRow?.join(',')}`;
-  return `spmm ${axes} n_B ${c.nb.join(',')} ${c.precision.join(',')} ${c.mode.join(',')}`;
+  return `spmm ${axes} n_B ${c.nb.join(',')} ${c.precision.join(',')} ${c.mode.join(',')}${runs}`;
 }

@@ -18,6 +18,7 @@ const common = {
   precision: listOf(Precision).default(['f32']),
   methods: Methods.default('all'),
   samples: PosInt.default(20),
+  repeat: PosInt.default(1), // separate native process runs (spbench spmm/spgemm --repeat)
   warmup: NonNegInt.default(5),
   seed: NonNegInt.default(1),
 };
@@ -62,6 +63,7 @@ export const SuiteDefaults = z.strictObject({
   precision: common.precision.optional(),
   methods: Methods.optional(),
   samples: PosInt.optional(),
+  repeat: PosInt.optional(),
   warmup: NonNegInt.optional(),
   seed: NonNegInt.optional(),
   ...spmmAxes,
