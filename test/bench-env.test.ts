@@ -11,7 +11,11 @@ import { fixtureFile } from './bench-helpers.js';
 test('gitCommit: HEAD of a checkout, null elsewhere', () => {
   const dir = mkdtempSync(join(tmpdir(), 'spbench-env-'));
   try {
-    assert.equal(gitCommit(dir), null);
+    assert.equal(gitCommit(dir, {}), null);
+    // a copy without .git (the GPU machine) takes the commit from SPBENCH_COMMIT, when it is a full sha
+    const sha = 'a'.repeat(40);
+    assert.equal(gitCommit(dir, { SPBENCH_COMMIT: sha }), sha);
+    assert.equal(gitCommit(dir, { SPBENCH_COMMIT: 'not-a-sha' }), null);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

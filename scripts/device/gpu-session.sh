@@ -11,7 +11,7 @@ set -u
 phase=$(IFS=-; echo "$*")
 : "${OUT:?OUT must be set}"
 source .carry/node-env.sh
-export SPBENCH_CACHE_DIR=/tmp/spbench-cache CI=1
+export SPBENCH_CACHE_DIR=/tmp/spbench-cache CI=1 SPBENCH_COMMIT=$(cat .commit 2>/dev/null)
 R=$OUT/$phase; mkdir -p "$R"
 # `sb` as an executable (not a function) so that `timeout` can run it.
 mkdir -p /tmp/sbbin; printf '#!/bin/sh\nexec node %s/bin/spbench.js "$@"\n' "$PWD" >/tmp/sbbin/sb; chmod +x /tmp/sbbin/sb; export PATH=/tmp/sbbin:$PATH

@@ -16,9 +16,13 @@ export function spbenchVersion(): string {
   return pkg.version;
 }
 
-/** HEAD of the package directory when it is a git checkout (a worktree has a .git file), else null. */
-export function gitCommit(dir = PACKAGE_DIR): string | null {
-  if (!existsSync(join(dir, '.git'))) return null;
+/**
+ * HEAD of the package directory when it is a git checkout (a worktree has a .git file); else
+ * $SPBENCH_COMMIT, for copies of a checkout without .git (the GPU machine gets one); else null.
+ */
+export function gitCommit(dir = PACKAGE_DIR, env: NodeJS.ProcessEnv = process.env): string | null {
+  const given = env.SPBENCH_COMMIT?.trim();
+  if (!existsSync(join(dir, '.git'))) return given && /^[0-9a-f]{40}$/.test(given) ? given : null;
   try {
     const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
     const sha = out.trim();
