@@ -88,7 +88,11 @@ __device__ __forceinline__ void row_products(int row, const int* __restrict__ ar
       if (kClip) { s = lower_bound(bci, s, e, lo); e = lower_bound(bci, s, e, hi); }
       len = e - s;
     }
-    if (!flat) {
+    // clipped to a chunk, B rows keep ~chunk/ncols of their entries: the row-wide average (unclipped) no longer
+    // says how long they are, so decide per batch of 32 from the clipped lengths
+    bool fb = flat;
+    if (kClip) fb = warp_sum(len) < 16 * min(32, (a1 - first + nw - 1) / nw);
+    if (!fb) {
       const int cnt = min(32, (a1 - first + nw - 1) / nw);
       for (int j = 0; j < cnt; ++j) {
         const int sj = __shfl_sync(full, s, j), lj = __shfl_sync(full, len, j);
@@ -396,8 +400,27 @@ __global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* _
   }
 }
 
+// Exclusive block-wide prefix sum of one int per thread (blockDim.x a multiple of 32, at most 1024).
+__device__ __forceinline__ int block_exclusive_scan(int v, int* scratch /* 32 ints */) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+  int incl = v;
+  for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(0xffffffffu, incl, o); if (lane >= o) incl += y; }
+  if (lane == 31) scratch[warp] = incl;
+  __syncthreads();
+  if (warp == 0) {
+    int s = lane < nw ? scratch[lane] : 0;
+    for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(0xffffffffu, s, o); if (lane >= o) s += y; }
+    if (lane < nw) scratch[lane] = s;  // inclusive warp totals
+  }
+  __syncthreads();
+  const int r = incl - v + (warp ? scratch[warp - 1] : 0);
+  __syncthreads();
+  return r;
+}
+
 // A block a row: accumulate into the shared table, gather the entries to the front, sort them by column
-// (count-smaller as in the paper, or bitonic above `bitonic_above` entries), write the row.
+// (count-smaller as in the paper; above `bitonic_above` entries a rank from a bitmap of the columns, or bitonic),
+// write the row.
 template <typename T>
 __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                          const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
@@ -406,10 +429,11 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
   extern __shared__ __align__(16) unsigned char sh_raw[];
   int* keys = reinterpret_cast<int*>(sh_raw);
   T* vals = reinterpret_cast<T*>(sh_raw + sizeof(int) * tsize);
-  __shared__ int nz;
+  __shared__ int nz, kmin, kmax;
+  __shared__ int scratch[32];
   const int row = perm[blockIdx.x];
   for (int i = threadIdx.x; i < tsize; i += blockDim.x) { keys[i] = -1; vals[i] = T(0); }
-  if (threadIdx.x == 0) nz = 0;
+  if (threadIdx.x == 0) { nz = 0; kmin = INT_MAX; kmax = -1; }
   __syncthreads();
   if (flat) {
     row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5,
@@ -424,10 +448,12 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
   }
   __syncthreads();
   // Gather in rounds: an entry moves to a slot below the end of the round just read, so no unread slot is overwritten.
+  int lmin = INT_MAX, lmax = -1;  // the row's column span, for the bitmap rank below
   for (int r = 0; r < tsize; r += blockDim.x) {
     const int i = r + threadIdx.x;
     int k = -1; T v = T(0);
     if (i < tsize) { k = keys[i]; v = vals[i]; }
+    if (k >= 0) { lmin = min(lmin, k); lmax = max(lmax, k); }
     __syncthreads();
     // one counter update a warp (1024 same-address atomics a round otherwise)
     const unsigned b = __ballot_sync(0xffffffffu, k >= 0);
@@ -437,14 +463,52 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
     if (k >= 0) { keys[p] = k; vals[p] = v; }
     __syncthreads();
   }
+  for (int o = 16; o > 0; o >>= 1) {
+    lmin = min(lmin, __shfl_xor_sync(0xffffffffu, lmin, o));
+    lmax = max(lmax, __shfl_xor_sync(0xffffffffu, lmax, o));
+  }
+  if ((threadIdx.x & 31) == 0 && lmax >= 0) { atomicMin(&kmin, lmin); atomicMax(&kmax, lmax); }
+  __syncthreads();
   const int n = nz;
   const int base = crp[row];
-  // count-smaller costs n*n/blockDim per thread; bitonic wins once that is large
+  // count-smaller costs n*n/blockDim per thread; the others win once that is large
   if (n <= bitonic_above || (long long)n * n <= 4096LL * blockDim.x) {
     for (int i = threadIdx.x; i < n; i += blockDim.x) {
       const int key = keys[i];
       int rank = 0;
       for (int j = 0; j < n; ++j) rank += keys[j] < key;
+      cci[base + rank] = key;
+      cv[base + rank] = vals[i];
+    }
+    return;
+  }
+  // Bitmap rank (replaces a bitonic sort of 91 barrier stages at 8 k entries): with n <= tsize/2 the upper halves
+  // of keys and vals are free after the gather: a bitmap of the span [kmin, kmax] (up to 16*tsize columns) in the
+  // keys' half, the exclusive popcount of every word in the values' half; an entry's rank is its word's prefix
+  // plus the set bits below it in the word.
+  const int half = tsize >> 1, lo = kmin;
+  const long long span = (long long)kmax - lo + 1;
+  if (n <= half && span <= 32LL * half) {
+    unsigned* bits = reinterpret_cast<unsigned*>(keys + half);
+    int* wpre = reinterpret_cast<int*>(vals + half);  // half * sizeof(T) >= half ints
+    const int words = int((span + 31) >> 5);
+    for (int i = threadIdx.x; i < words; i += blockDim.x) bits[i] = 0u;
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      const int c = keys[i] - lo;
+      atomicOr(&bits[c >> 5], 1u << (c & 31));
+    }
+    __syncthreads();
+    const int per = (words + blockDim.x - 1) / blockDim.x;
+    const int w0 = min(words, int(threadIdx.x) * per), w1 = min(words, w0 + per);
+    int mine = 0;
+    for (int i = w0; i < w1; ++i) mine += __popc(bits[i]);
+    int pre = block_exclusive_scan(mine, scratch);
+    for (int i = w0; i < w1; ++i) { wpre[i] = pre; pre += __popc(bits[i]); }
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      const int key = keys[i], c = key - lo;
+      const int rank = wpre[c >> 5] + __popc(bits[c >> 5] & ((1u << (c & 31)) - 1u));
       cci[base + rank] = key;
       cv[base + rank] = vals[i];
     }
@@ -468,24 +532,6 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
     }
   }
   for (int i = threadIdx.x; i < n; i += blockDim.x) { cci[base + i] = keys[i]; cv[base + i] = vals[i]; }
-}
-
-// Exclusive block-wide prefix sum of one int per thread (blockDim.x a multiple of 32, at most 1024).
-__device__ __forceinline__ int block_exclusive_scan(int v, int* scratch /* 32 ints */) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
-  int incl = v;
-  for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(0xffffffffu, incl, o); if (lane >= o) incl += y; }
-  if (lane == 31) scratch[warp] = incl;
-  __syncthreads();
-  if (warp == 0) {
-    int s = lane < nw ? scratch[lane] : 0;
-    for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(0xffffffffu, s, o); if (lane >= o) s += y; }
-    if (lane < nw) scratch[lane] = s;  // inclusive warp totals
-  }
-  __syncthreads();
-  const int r = incl - v + (warp ? scratch[warp - 1] : 0);
-  __syncthreads();
-  return r;
 }
 
 // One block per (row, numeric chunk of `width` columns): dense values + flag bits in shared memory, then

@@ -4,7 +4,9 @@
 # (f32/f64, CPU reference), the timing set with every method (new, CPU-verified) and hash-opt alone (base),
 # per-group times of hash-opt on the R-MATs (SPB_SPGEMM_GROUPS), then memcheck + racecheck on small cases.
 # Usage (repo root): cuda/tools/spgemm_ab.sh OUTDIR BASEDIR
+# Env (shorter runs): AB_METHODS (timing set's methods of the new build, default all), AB_SAMPLES (default 10).
 set -u
+METHODS=${AB_METHODS:-all}; SAMPLES=${AB_SAMPLES:-10}
 OUT=${1:?outdir}; BASE=${2:?basedir}
 mkdir -p "$OUT"; T0=$(date +%s)
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm --format=csv > "$OUT/gpu.txt" 2>&1
@@ -30,11 +32,34 @@ san() { for c in "$@"; do set -- $c
 done; }
 san "memcheck rmat10 f64" "racecheck dense_small f32" > "$OUT/sanitizer.txt" 2>&1; grep -E '##|rc=|SUMMARY' "$OUT/sanitizer.txt"
 for p in f32 f64; do for n in $BIG; do
-  run /tmp/new --a $M/$n.spb --precision $p --methods all --warmup 2 --samples 10 --breakdown
-  [ -x /tmp/old ] && run /tmp/old --a $M/$n.spb --precision $p --methods hash-opt --warmup 2 --samples 10 --breakdown --reference none >> "$OUT/timing_base.jsonl"
+  run /tmp/new --a $M/$n.spb --precision $p --methods $METHODS --warmup 2 --samples $SAMPLES --breakdown
+  [ -x /tmp/old ] && run /tmp/old --a $M/$n.spb --precision $p --methods hash-opt --warmup 2 --samples $SAMPLES --breakdown --reference none >> "$OUT/timing_base.jsonl"
 done; done > "$OUT/timing.jsonl"
 python3 cuda/tools/spgemm_summary.py "$OUT/timing.jsonl" > "$OUT/timing.md"; cat "$OUT/timing.md"
 echo "timing $(( $(date +%s) - T0 ))s"
 for n in rmat16 rmat18 stencil3d_40; do for x in new old; do echo "## $x $n"; SPB_SPGEMM_GROUPS=1 timeout 60 /tmp/$x spgemm --a $M/$n.spb --precision f32 --methods hash-opt --warmup 1 --samples 1 --breakdown --reference none 2>&1 | grep -E '^group|breakdown' | sed 's/.*"breakdown_ms"/breakdown/'; done; done > "$OUT/groups.txt" 2>&1
 san "memcheck big_row f32" "racecheck rmat10 f64" >> "$OUT/sanitizer.txt" 2>&1; grep -E '##|rc=|SUMMARY' "$OUT/sanitizer.txt"
 echo "done $(( $(date +%s) - T0 ))s"
+# before/after of hash-opt (median ms) and the fastest cuSPARSE of the new run, printed last
+python3 - "$OUT/timing.jsonl" "$OUT/timing_base.jsonl" <<'PY' | tee "$OUT/ab.md"
+import json, statistics, sys
+def load(p):
+    out = {}
+    try:
+        for l in open(p):
+            if l.startswith('{') and '"result"' in l:
+                o = json.loads(l)
+                if o.get('type') == 'result' and o['status'] == 'ok' and o['samples_ms']:
+                    out[(o['params']['a'].split('/')[-1], o['params']['precision'], o['method'])] = statistics.median(o['samples_ms'])
+    except FileNotFoundError:
+        pass
+    return out
+new, old = load(sys.argv[1]), load(sys.argv[2])
+print('| matrix | prec | hash-opt before ms | after ms | after/before | best cuSPARSE ms | speedup before | after |')
+print('|---|---|---|---|---|---|---|---|')
+for (a, p, m), t in sorted(new.items()):
+    if m != 'hash-opt': continue
+    b = old.get((a, p, m)); c = min([v for (a2, p2, m2), v in new.items() if a2 == a and p2 == p and m2.startswith('cusparse')], default=None)
+    f = lambda x: '%.3f' % x if x else '-'
+    print('| %s | %s | %s | %.3f | %s | %s | %s | %s |' % (a, p, f(b), t, f(t / b if b else None), f(c), f(c / b if b and c else None), f(c / t if c else None)))
+PY
