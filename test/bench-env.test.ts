@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -16,6 +16,9 @@ test('gitCommit: HEAD of a checkout, null elsewhere', () => {
     const sha = 'a'.repeat(40);
     assert.equal(gitCommit(dir, { SPBENCH_COMMIT: sha }), sha);
     assert.equal(gitCommit(dir, { SPBENCH_COMMIT: 'not-a-sha' }), null);
+    // a copied tree whose .git is not a usable repository falls back the same way
+    mkdirSync(join(dir, '.git'));
+    assert.equal(gitCommit(dir, { SPBENCH_COMMIT: sha }), sha);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

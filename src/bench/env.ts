@@ -22,13 +22,14 @@ export function spbenchVersion(): string {
  */
 export function gitCommit(dir = PACKAGE_DIR, env: NodeJS.ProcessEnv = process.env): string | null {
   const given = env.SPBENCH_COMMIT?.trim();
-  if (!existsSync(join(dir, '.git'))) return given && /^[0-9a-f]{40}$/.test(given) ? given : null;
+  const fromEnv = given && /^[0-9a-f]{40}$/.test(given) ? given : null;
+  if (!existsSync(join(dir, '.git'))) return fromEnv;
   try {
     const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
     const sha = out.trim();
-    return /^[0-9a-f]{40}$/.test(sha) ? sha : null;
+    return /^[0-9a-f]{40}$/.test(sha) ? sha : fromEnv;
   } catch {
-    return null; // git missing or not a repository: the commit is unknown, not an error
+    return fromEnv; // git missing or .git without a repository (a copied tree): unknown unless given
   }
 }
 
