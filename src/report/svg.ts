@@ -94,11 +94,11 @@ interface Frame {
   bottom: number; // y of the plot's bottom edge
 }
 
-function frame(entries: number, bottomSpace: number): Frame {
+function frame(entries: number, bottomSpace: number, left = 72): Frame {
   const width = 780;
   const legendHeight = 60 + entries * 18;
   const height = Math.max(400, legendHeight + bottomSpace);
-  return { width, height, left: 72, right: width - 210, top: 56, bottom: height - bottomSpace };
+  return { width, height, left, right: width - 210, top: 56, bottom: height - bottomSpace };
 }
 
 function header(f: Frame, title: string, subtitle?: string): string {
@@ -119,7 +119,8 @@ function yAxis(f: Frame, scale: Scale, label: string): string {
     parts.push(`<text x="${f.left - 6}" y="${num(y + 4)}" text-anchor="end" fill="#333">${esc(tickLabel(t))}</text>`);
   }
   const cy = (f.top + f.bottom) / 2;
-  parts.push(`<text x="18" y="${num(cy)}" text-anchor="middle" transform="rotate(-90 18 ${num(cy)})" font-size="13">${esc(label)}</text>`);
+  const lx = f.left - 54; // beside the tick labels, wherever the frame's left edge is
+  parts.push(`<text x="${lx}" y="${num(cy)}" text-anchor="middle" transform="rotate(-90 ${lx} ${num(cy)})" font-size="13">${esc(label)}</text>`);
   parts.push(`<line x1="${f.left}" x2="${f.left}" y1="${f.top}" y2="${f.bottom}" stroke="#333"/>`);
   parts.push(`<line x1="${f.left}" x2="${f.right}" y1="${f.bottom}" y2="${f.bottom}" stroke="#333"/>`);
   return parts.join('');
@@ -209,7 +210,11 @@ export function barChart(spec: BarChartSpec): Chart {
   const maxLen = Math.max(0, ...spec.categories.map((c) => c.length));
   const rotate = maxLen > 12;
   // Rotated labels (-30°) need about 3.3 px of height per character; long names are shortened.
-  const f = frame(spec.series.length, rotate ? Math.round(48 + 3.3 * Math.min(maxLen, LABEL_MAX)) : 56);
+  // The first rotated label reaches left of its category by about cos 30° × 6.6 px per character:
+  // widen the left margin so that it is not cut off at the image's edge.
+  const firstLen = Math.min(spec.categories[0]?.length ?? 0, LABEL_MAX);
+  const left = rotate ? Math.max(72, Math.ceil(0.866 * 6.6 * firstLen) - 20) : 72;
+  const f = frame(spec.series.length, rotate ? Math.round(48 + 3.3 * Math.min(maxLen, LABEL_MAX)) : 56, left);
   const vals = spec.series.flatMap((s) => s.values).filter((v): v is number => v !== null && Number.isFinite(v) && v > 0);
   const lo = vals.length ? Math.min(...vals, spec.refLine ?? Infinity) : 1;
   const hi = vals.length ? Math.max(...vals, spec.refLine ?? 0) : 1;
