@@ -4,7 +4,10 @@
 // representable values gives the correctly rounded result (Clinger's fast path), and every other
 // token is handed to Number().
 
+import { eiselLemire } from './eisel-lemire.js';
+
 const POW10: number[] = [];
+const TWO_M32 = 1 / 4294967296;
 for (let i = 0, p = 1; i <= 22; i++, p *= 10) POW10.push(p);
 
 /** End of the last scanned token; -1 when the bytes at the start position were not a number. */
@@ -29,11 +32,13 @@ export function scanNumber(buf: Uint8Array, p: number): number {
   const neg = c === 45;
   if (neg || c === 43) c = buf[++p];
   let w = 0;
+  let lo = 0; // w mod 2^32, exact (w itself is exact only below 2^53)
   let nd = 0;
   let d = c - 48;
   const intStart = p;
   while (d >= 0 && d <= 9) {
     w = w * 10 + d;
+    lo = (Math.imul(lo, 10) + d) | 0;
     c = buf[++p];
     d = c - 48;
   }
@@ -45,6 +50,7 @@ export function scanNumber(buf: Uint8Array, p: number): number {
     d = c - 48;
     while (d >= 0 && d <= 9) {
       w = w * 10 + d;
+      lo = (Math.imul(lo, 10) + d) | 0;
       c = buf[++p];
       d = c - 48;
     }
@@ -59,17 +65,34 @@ export function scanNumber(buf: Uint8Array, p: number): number {
     const v = frac === 0 ? w : w / POW10[frac];
     return neg ? -v : v;
   }
-  if (nd <= 24 && frac <= 22 && (c === 32 || c === 10 || c === 13 || c === 9)) {
-    // a long plain decimal (shortest round-trip output has 16-17 digits): split the digits into
-    // 15 + up to 4 without re-checking the syntax, then twoStep
-    const v = longDecimal(buf, intStart, p, frac);
-    if (v === v) {
-      scanHadFraction = frac > 0 || buf[p - 1] === 46;
-      scanEnd = p;
-      return neg ? -v : v;
-    }
+  return scanLong(buf, start, intStart, p, w, lo, frac);
+}
+
+/**
+ * The fast path's leftovers: `w` (rounded) and `lo` (its exact low 32 bits) hold the digits
+ * between `intStart` and `p`, `frac` of them after the '.'. Long plain decimals (shortest
+ * round-trip output has 16-17 digits) go through Eisel–Lemire; the rest to scanSlow.
+ */
+function scanLong(buf: Uint8Array, start: number, intStart: number, p: number, w: number, lo: number, frac: number): number {
+  const c = buf[p];
+  const dot = frac > 0 || buf[p - 1] === 46;
+  // no digits at all ("-", "."): scanSlow reports the bad token
+  if (!(c === 32 || c === 10 || c === 13 || c === 9) || p - intStart === (dot ? 1 : 0)) return scanSlow(buf, start);
+  const neg = buf[start] === 45;
+  let v = NaN;
+  if (w < 1e19 && w > 0) {
+    // at most 19 significant digits: the rounding error of the double w is far below 2^31, so
+    // w's high 32 bits follow exactly from w and lo
+    const l = lo >>> 0;
+    v = eiselLemire(Math.round((w - l) * TWO_M32), l, -frac);
   }
-  return scanSlow(buf, start);
+  // the rare undecided cases: split the digits into 15 + up to 4 without re-checking the
+  // syntax, then twoStep
+  if (v !== v && p - intStart <= 25 && frac <= 22) v = longDecimal(buf, intStart, p, frac);
+  if (v !== v) return scanSlow(buf, start);
+  scanHadFraction = dot;
+  scanEnd = p;
+  return neg ? -v : v;
 }
 
 /**
@@ -182,9 +205,23 @@ function scanSlow(buf: Uint8Array, p: number): number {
   }
   scanEnd = p;
   let v = NaN;
-  if (!exact || e10 < -22 || e10 > 22) v = exact && w === 0 ? 0 : NaN;
-  else if (k > 0) v = twoStep(w, tail, k, e10);
-  else v = e10 >= 0 ? w * POW10[e10] : w / POW10[-e10];
+  if (!exact) v = NaN;
+  else if (w === 0) v = 0;
+  else if (k === 0 && e10 >= -22 && e10 <= 22) v = e10 >= 0 ? w * POW10[e10] : w / POW10[-e10];
+  else {
+    // the mantissa w · 10^k + tail < 10^19 as exact 32-bit halves, then Eisel–Lemire
+    let hi = Math.floor(w * TWO_M32);
+    let lo = w - hi * 4294967296;
+    if (k > 0) {
+      const m = POW10[k];
+      lo = lo * m + tail;
+      const carry = Math.floor(lo * TWO_M32);
+      lo -= carry * 4294967296;
+      hi = hi * m + carry;
+    }
+    v = eiselLemire(hi, lo, e10);
+    if (v !== v && k > 0 && e10 >= -22 && e10 <= 22) v = twoStep(w, tail, k, e10);
+  }
   if (v !== v) return Number(latin1(buf, start, p));
   return neg ? -v : v;
 }
