@@ -11,6 +11,7 @@
 #include "../common/args.hpp"
 #include "../common/binfmt.hpp"
 #include "../common/check.cuh"
+#include "../common/gpu_env.cuh"
 #include "../common/json.hpp"
 #include "../common/reference.hpp"
 #include "../peers/spgemm_cusparse.cuh"
@@ -102,17 +103,6 @@ VerifyOut verify(const DevCsr<T>& C, const Reference& ref) {
   return o;
 }
 
-std::string device_json(const cudaDeviceProp& p, int index) {
-  Json j;
-  j.integer("index", index).str("name", p.name).str("cc", std::to_string(p.major) + "." + std::to_string(p.minor))
-      .integer("sms", p.multiProcessorCount).integer("smem_per_block", (long long)p.sharedMemPerBlock)
-      .integer("smem_per_block_optin", (long long)p.sharedMemPerBlockOptin).integer("smem_per_sm", (long long)p.sharedMemPerMultiprocessor)
-      .integer("max_threads_per_sm", p.maxThreadsPerMultiProcessor).integer("max_blocks_per_sm", p.maxBlocksPerMultiProcessor)
-      .num("global_mem_bytes", double(p.totalGlobalMem)).num("l2_bytes", double(p.l2CacheSize)).integer("mem_bus_bits", p.memoryBusWidth);
-  return j.done();
-}
-
-std::string ver(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
 
 template <typename T>
 int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) {
@@ -127,11 +117,11 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   TrackingAllocator al(s);
   CusparseSpgemm<T> cs(s);
-  int rt = 0, drv = 0;
-  CUDA_CHECK(cudaRuntimeGetVersion(&rt)); CUDA_CHECK(cudaDriverGetVersion(&drv));
+  int rt = 0, drv = 0, dev = 0;
+  CUDA_CHECK(cudaRuntimeGetVersion(&rt)); CUDA_CHECK(cudaDriverGetVersion(&drv)); CUDA_CHECK(cudaGetDevice(&dev));
   Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", exe)
-      .raw("devices", "[" + device_json(prop, 0) + "]")
-      .raw("cuda", Json().str("runtime", ver(rt)).str("driver", ver(drv)).str("cusparse", std::to_string(cs.version())).done())
+      .raw("devices", "[" + gpu_json(dev) + "]")
+      .raw("cuda", Json().str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv)).str("cusparse", cusparse_version_text(cs.version())).done())
       .emit();
 
   std::map<std::string, std::unique_ptr<HashSpgemm<T>>> ours;

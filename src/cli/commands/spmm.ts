@@ -51,7 +51,7 @@ export function register(program: Command): void {
     .option('--nnz-row <k|lo:hi,...>', 'nonzeros per row (exact, distinct columns); range draws per matrix; a list sweeps', '3')
     .option('--nb <n,...>', 'columns of B (nB); a list is swept in one native run', '64')
     .option('--matrices <path...>', '.mtx/.spb files or directories of them, used as the batch instead of generated matrices')
-    .option('--mode <kernel|e2e|graph,...>', 'timed region: kernel (device events, data resident), e2e (with host→device copies), graph (CUDA-graph replay)', 'kernel')
+    .option('--mode <kernel|e2e|graph,...>', 'timed region: kernel (device events, data resident), e2e (with host→device copies), graph (calls captured back to back in one CUDA graph, launch overhead removed)', 'kernel')
     .option('--layout <row|col>', 'storage order of B and C', 'row');
   addCommonOptions(cmd, { seedHelp: 'seed for generated matrices and B', warmup: '5', samples: '20', samplesHelp: 'timed samples per method (at least 20 on the GPU backend)', libs: 'cuSPARSE, cuBLAS' })
     .addHelpText(

@@ -1,0 +1,44 @@
+// The pieces of the `env` line (docs/native-protocol.md) shared by spbench-probe and the drivers, so
+// that every executable describes a GPU with the same fields.
+#pragma once
+#include <cuda_runtime.h>
+#include <string>
+#include "check.cuh"
+#include "json.hpp"
+
+namespace spb {
+
+// CUDA runtime/driver versions: 13000 -> "13.0".
+inline std::string cuda_version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+// cusparseGetVersion: 12603 -> "12.6.3"; cublasGetVersion: 130100 -> "13.1.0".
+inline std::string cusparse_version_text(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 100) + "." + std::to_string(v % 100); }
+inline std::string cublas_version_text(int v) { return std::to_string(v / 10000) + "." + std::to_string((v % 10000) / 100) + "." + std::to_string(v % 100); }
+
+// Attributes whose cudaDeviceProp fields CUDA 13 removed (clock) are read through the attribute API.
+inline int device_attr(cudaDeviceAttr a, int dev) {
+  int v = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&v, a, dev));
+  return v;
+}
+
+inline std::string gpu_json(int dev) {
+  cudaDeviceProp p{};
+  CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
+  return Json()
+      .integer("index", dev)
+      .str("name", p.name)
+      .str("cc", std::to_string(p.major) + "." + std::to_string(p.minor))
+      .integer("sms", p.multiProcessorCount)
+      .integer("smem_per_block", (long long)p.sharedMemPerBlock)
+      .integer("smem_per_block_optin", (long long)p.sharedMemPerBlockOptin)
+      .integer("smem_per_sm", (long long)p.sharedMemPerMultiprocessor)
+      .integer("max_threads_per_sm", p.maxThreadsPerMultiProcessor)
+      .integer("max_blocks_per_sm", p.maxBlocksPerMultiProcessor)
+      .num("global_mem_bytes", double(p.totalGlobalMem))
+      .num("l2_bytes", double(p.l2CacheSize))
+      .integer("clock_khz", device_attr(cudaDevAttrClockRate, dev))
+      .integer("mem_bus_bits", device_attr(cudaDevAttrGlobalMemoryBusWidth, dev))
+      .done();
+}
+
+}  // namespace spb
