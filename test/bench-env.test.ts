@@ -8,7 +8,7 @@ import { assembleResultFile, commandLine, gitCommit, PACKAGE_DIR, spbenchVersion
 import { ResultFile } from '../src/bench/result-file.js';
 import { fixtureFile } from './bench-helpers.js';
 
-test('gitCommit: HEAD of a checkout, null elsewhere', () => {
+test('gitCommit: SPBENCH_COMMIT, else HEAD of a checkout, else null', () => {
   const dir = mkdtempSync(join(tmpdir(), 'spbench-env-'));
   try {
     assert.equal(gitCommit(dir, {}), null);
@@ -24,7 +24,10 @@ test('gitCommit: HEAD of a checkout, null elsewhere', () => {
   }
   if (existsSync(join(PACKAGE_DIR, '.git'))) {
     const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: PACKAGE_DIR, encoding: 'utf8' }).trim();
-    assert.equal(gitCommit(), head);
+    assert.equal(gitCommit(PACKAGE_DIR, {}), head);
+    // a given commit wins over the checkout's HEAD (a copied tree's .git may be stale)
+    const other = head === 'b'.repeat(40) ? 'c'.repeat(40) : 'b'.repeat(40);
+    assert.equal(gitCommit(PACKAGE_DIR, { SPBENCH_COMMIT: other }), other);
   }
 });
 

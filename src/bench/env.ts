@@ -17,13 +17,14 @@ export function spbenchVersion(): string {
 }
 
 /**
- * HEAD of the package directory when it is a git checkout (a worktree has a .git file); else
- * $SPBENCH_COMMIT, for copies of a checkout without .git (the GPU machine gets one); else null.
+ * $SPBENCH_COMMIT when it is a full sha: it wins, because a copied tree (the GPU machine gets one) may
+ * carry a .git whose HEAD is older than the files beside it. Else HEAD of the package directory when
+ * it is a git checkout (a worktree has a .git file); else null.
  */
 export function gitCommit(dir = PACKAGE_DIR, env: NodeJS.ProcessEnv = process.env): string | null {
   const given = env.SPBENCH_COMMIT?.trim();
   const fromEnv = given && /^[0-9a-f]{40}$/.test(given) ? given : null;
-  if (!existsSync(join(dir, '.git'))) return fromEnv;
+  if (fromEnv || !existsSync(join(dir, '.git'))) return fromEnv;
   try {
     const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
     const sha = out.trim();
