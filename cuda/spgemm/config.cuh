@@ -6,6 +6,7 @@
 // hash_kernels.cuh) instead of the paper's global-memory hash table.
 #pragma once
 #include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 #include <cuda_runtime.h>
@@ -47,6 +48,10 @@ struct HashOptions {
   bool flat_products = false;
   // hash-opt: multiplier of the key bits above the table mask added to the hash (0: seed 004's key*107).
   unsigned hash_mul = 0;
+  // hash-opt (v6): TB and dense blocks walk rows of long B rows in balanced pieces (row_pieces); the numeric
+  // dense path reads precomputed chunk bounds of B's rows instead of binary searches; TB rows whose column span
+  // is too wide for the bitmap in the keys' free half get a bucket rank instead of the bitonic sort.
+  bool pieces = false, chunk_bounds = false, bucket_rank = false;
 };
 
 inline HashOptions paper_options() { return HashOptions{}; }
@@ -54,6 +59,14 @@ inline HashOptions opt_options() {
   HashOptions o;
   o.opt = true; o.load = 0.5; o.bitonic_above = 64; o.dense_by_density = true; o.flat_products = true;
   o.hash_mul = 0x9E3779B1u;
+  o.pieces = o.chunk_bounds = o.bucket_rank = true;
+  // diagnosis only: SPB_SPGEMM_OFF=pieces,bounds,bucket turns v6's changes off one by one (A/B on one build)
+  if (const char* off = std::getenv("SPB_SPGEMM_OFF")) {
+    const std::string v = off;
+    if (v.find("pieces") != std::string::npos) o.pieces = false;
+    if (v.find("bounds") != std::string::npos) o.chunk_bounds = false;
+    if (v.find("bucket") != std::string::npos) o.bucket_rank = false;
+  }
   return o;
 }
 

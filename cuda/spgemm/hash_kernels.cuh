@@ -1,9 +1,9 @@
 // Kernels of hash SpGEMM (seed 004) plus our dense chunked accumulator for power-law rows.
 // Index type int32 throughout; value type T = float or double.
 //   grouping : k_products (products per row, symbolic group ids, histogram), k_num_groups, k_scatter
-//   symbolic : k_sym_pwarp (4 threads a row), k_sym_tb (a block a row, a warp per nonzero of A),
+//   symbolic : k_sym_pwarp (4 threads a row), k_sym_tb (a block a row; hash-opt: row_products / row_pieces),
 //              k_sym_dense (bitmap over a column chunk; per-chunk counts for the numeric phase)
-//   numeric  : k_num_pwarp, k_num_tb (hash keys+values, gather, sort), k_num_dense (dense chunk,
+//   numeric  : k_num_pwarp, k_num_tb (hash keys+values, gather, sort), k_chunk_bounds + k_num_dense (dense chunk,
 //              output sorted by construction)
 #pragma once
 #include <climits>
@@ -125,6 +125,103 @@ __device__ __forceinline__ bool short_b_rows(const int* __restrict__ prod, const
   return prod[row] < 16 * (arp[row + 1] - arp[row]);
 }
 
+// Exclusive block-wide prefix sum of one int per thread (blockDim.x a multiple of 32, at most 1024).
+__device__ __forceinline__ int block_exclusive_scan(int v, int* scratch /* 32 ints */) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+  int incl = v;
+  for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(0xffffffffu, incl, o); if (lane >= o) incl += y; }
+  if (lane == 31) scratch[warp] = incl;
+  __syncthreads();
+  if (warp == 0) {
+    int s = lane < nw ? scratch[lane] : 0;
+    for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(0xffffffffu, s, o); if (lane >= o) s += y; }
+    if (lane < nw) scratch[lane] = s;  // inclusive warp totals
+  }
+  __syncthreads();
+  const int r = incl - v + (warp ? scratch[warp - 1] : 0);
+  __syncthreads();
+  return r;
+}
+
+// Where a dense chunk's part of a B row starts and ends: bnd (k_chunk_bounds, nchn + 1 entries a B row) when the
+// numeric phase has it, else two binary searches a nonzero of A.
+struct Clip {
+  int lo = 0, hi = 0;           // the chunk's columns [lo, hi)
+  const int* bnd = nullptr;     // B row b's chunk ch is [bnd[b * stride + ch], bnd[b * stride + ch + 1])
+  int stride = 0, ch = 0;
+};
+
+// Shared memory (ints) that row_pieces needs beside a kernel's tables.
+__host__ __device__ constexpr int pieces_ints(int block) { return 3 * block; }
+constexpr int kPiece = 128;  // B-row entries a warp takes at once in row_pieces
+
+// Visits every product of A's row with the whole block balanced (hash-opt, rows whose B rows are long). The
+// nonzeros of A, blockDim at a time, cut their B rows (clipped to the chunk when kClip) into pieces of kPiece
+// entries; warp w takes pieces w, w + nw, ... and walks each with lanes on consecutive (distinct) columns.
+// row_products gives a warp whole B rows: on R-MAT a row of C is ~19 nonzeros of A of which one or two reach a
+// hub row of B (up to 5531 entries), so one warp walked the hub while the other 31 of a 1024-thread block
+// idled. sh: pieces_ints(blockDim) ints. Called by the whole block (it has barriers); f(l, k) as in row_products.
+template <bool kClip, typename F>
+__device__ __forceinline__ void row_pieces(int row, const int* __restrict__ arp, const int* __restrict__ aci,
+                                           const int* __restrict__ brp, const int* __restrict__ bci, Clip clip,
+                                           int* sh, int* scratch, F&& f) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
+  int* sh_s = sh; int* sh_e = sh + blockDim.x; int* sh_pre = sh + 2 * blockDim.x;
+  const int a0 = arp[row], a1 = arp[row + 1];
+  for (int base = a0; base < a1; base += blockDim.x) {
+    const int k = base + threadIdx.x;
+    int s = 0, e = 0;
+    if (k < a1) {
+      const int a = aci[k];
+      if (kClip && clip.bnd) {
+        const int* b = clip.bnd + (long long)a * clip.stride + clip.ch;
+        s = b[0]; e = b[1];
+      } else {
+        s = brp[a]; e = brp[a + 1];
+        if (kClip) { s = lower_bound(bci, s, e, clip.lo); e = lower_bound(bci, s, int(min((long long)e, (long long)s + (clip.hi - clip.lo))), clip.hi); }
+      }
+    }
+    const int last = min(int(blockDim.x), a1 - base) - 1;
+    sh_s[threadIdx.x] = s; sh_e[threadIdx.x] = e;
+    // no B row longer than a piece (stencils): one piece a nonzero, no scan
+    if (!__syncthreads_or(e - s > kPiece)) {
+      for (int j = warp; j <= last; j += nw)
+        for (int l = sh_s[j] + lane; l < sh_e[j]; l += 32) f(l, base + j);
+      __syncthreads();
+      continue;
+    }
+    const int np = (e - s + kPiece - 1) / kPiece;
+    sh_pre[threadIdx.x] = block_exclusive_scan(np, scratch) + np;
+    __syncthreads();
+    const int total = sh_pre[last];
+    int j = 0;  // owner of the warp's piece: the first thread whose inclusive count exceeds p; grows with p, so
+                // each search starts at the last owner and tests 32 candidates at once (a ballot)
+    for (int p = warp; p < total; p += nw) {
+      while (true) {
+        const int c = j + lane;
+        const unsigned hit = __ballot_sync(0xffffffffu, c <= last && sh_pre[c] > p);
+        if (hit) { j += __ffs(hit) - 1; break; }
+        j += 32;
+      }
+      const int st = sh_s[j] + (p - (j ? sh_pre[j - 1] : 0)) * kPiece;
+      const int en = min(sh_e[j], st + kPiece);
+      for (int l = st + lane; l < en; l += 32) f(l, base + j);
+    }
+    __syncthreads();  // the next batch overwrites sh
+  }
+}
+
+// Chunk bounds of every B row for the numeric dense path: bnd[b * (nchn + 1) + j] = first entry of row b with
+// column >= j * width (j = nchn: the row's end). One thread a (row, j).
+__global__ void k_chunk_bounds(int nrows, const int* __restrict__ brp, const int* __restrict__ bci, int width, int nchn, int* bnd) {
+  const long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const int stride = nchn + 1;
+  if (i >= (long long)nrows * stride) return;
+  const int b = int(i / stride), j = int(i % stride);
+  const int s = brp[b], e = brp[b + 1];
+  bnd[i] = j == nchn ? e : lower_bound(bci, s, e, j * width);
+}
+
 // ---------------------------------------------------------------- grouping
 // One thread a row: products of the row (int64, flagged above INT_MAX), symbolic group id, histogram,
 // total products. Also clears cnt (the nnz per row, summed into by the dense path) and didx.
@@ -134,10 +231,22 @@ __global__ void k_products(int m, const int* __restrict__ arp, const int* __rest
   __shared__ int hist[kMaxGroups + 1];
   if (threadIdx.x <= kMaxGroups) hist[threadIdx.x] = 0;
   __syncthreads();
-  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
+  const int a0 = row < m ? arp[row] : 0, a1 = row < m ? arp[row + 1] : 0;
   long long p = 0;
+  // rows of more than 32 nonzeros are summed by their whole warp (an R-MAT hub row of thousands of nonzeros
+  // walked by one thread was the tail of this kernel)
+  const bool wide = a1 - a0 > 32;
+  if (!wide) for (int k = a0; k < a1; ++k) { const int a = aci[k]; p += brp[a + 1] - brp[a]; }
+  for (unsigned w = __ballot_sync(0xffffffffu, wide); w; w &= w - 1) {
+    const int src = __ffs(w) - 1;
+    const int s0 = __shfl_sync(0xffffffffu, a0, src), s1 = __shfl_sync(0xffffffffu, a1, src);
+    long long q = 0;
+    for (int k = s0 + lane; k < s1; k += 32) { const int a = aci[k]; q += brp[a + 1] - brp[a]; }
+    for (int o = 16; o > 0; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
+    if (lane == src) p = q;
+  }
   if (row < m) {
-    for (int k = arp[row]; k < arp[row + 1]; ++k) { const int a = aci[k]; p += brp[a + 1] - brp[a]; }
     int pi = int(p);
     if (p > INT_MAX) { atomicExch(overflow, 1); pi = INT_MAX; }
     prod[row] = pi; cnt[row] = 0; didx[row] = -1;
@@ -148,7 +257,7 @@ __global__ void k_products(int m, const int* __restrict__ arp, const int* __rest
   if (row == m) cnt[m] = 0;  // the scan's last element, so rp[m] = nnz
   unsigned long long s = (unsigned long long)p;
   for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-  if ((threadIdx.x & 31) == 0 && s) atomicAdd(total, s);
+  if (lane == 0 && s) atomicAdd(total, s);
   __syncthreads();
   if (threadIdx.x <= gl.n && hist[threadIdx.x]) atomicAdd(&gcount[threadIdx.x], hist[threadIdx.x]);
 }
@@ -236,20 +345,24 @@ __global__ void k_sym_pwarp(const int* __restrict__ perm, int nrows, const int* 
   if (row >= 0 && lane == 0) cnt[row] = n;
 }
 
+// flat (hash-opt): row_products for rows of short B rows, else row_pieces when `pieces` (its ints after the table).
 __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                          const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize, bool flat,
-                         const int* __restrict__ prod, unsigned hmul) {
+                         bool pieces, const int* __restrict__ prod, unsigned hmul) {
   extern __shared__ int table[];
   __shared__ int total;
+  __shared__ int scratch[32];
   const int row = perm[blockIdx.x];
   for (int i = threadIdx.x; i < tsize; i += blockDim.x) table[i] = -1;
   if (threadIdx.x == 0) total = 0;
   __syncthreads();
   const int lane = threadIdx.x & 31;
   int n = 0;
-  if (flat) {
-    row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5,
-                        [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l], hmul); });
+  const auto ins = [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l], hmul); };
+  if (flat && pieces && !short_b_rows(prod, arp, row)) {
+    row_pieces<false>(row, arp, aci, brp, bci, Clip{}, table + tsize, scratch, ins);
+  } else if (flat) {
+    row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5, ins);
   } else {  // seed 004: a warp per nonzero of A
     const int warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
     for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
@@ -287,8 +400,10 @@ __global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* _
 // total to cnt[row]. didx[row] = d, the row's index in the dense list.
 __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                             const int* __restrict__ brp, const int* __restrict__ bci, int ncols, int width, int nchs,
-                            int num_width, int nchn, int* cnt, int* chunkcnt, int* didx, const int* __restrict__ prod) {
+                            int num_width, int nchn, int* cnt, int* chunkcnt, int* didx, const int* __restrict__ prod,
+                            bool pieces) {
   extern __shared__ unsigned sh_bits[];
+  __shared__ int scratch[32];
   const int d = blockIdx.x / nchs, cs = blockIdx.x % nchs;
   const int row = perm[d];
   const int lo = cs * width, hi = min(ncols, lo + width), w = hi - lo;
@@ -306,7 +421,11 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
     if (!(((volatile unsigned*)sh_bits)[c >> 5] & bit)) atomicOr(&sh_bits[c >> 5], bit);
   };
   const bool flat = short_b_rows(prod, arp, row);
-  if (nchs > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, mark);
+  int* pa = subcnt + width / num_width;  // row_pieces' ints
+  if (pieces && !flat) {
+    if (nchs > 1) row_pieces<true>(row, arp, aci, brp, bci, Clip{lo, hi}, pa, scratch, mark);
+    else row_pieces<false>(row, arp, aci, brp, bci, Clip{}, pa, scratch, mark);
+  } else if (nchs > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, mark);
   else row_products<false>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, mark);
   __syncthreads();
   const int wps = num_width / 32;  // words per numeric chunk
@@ -400,32 +519,17 @@ __global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* _
   }
 }
 
-// Exclusive block-wide prefix sum of one int per thread (blockDim.x a multiple of 32, at most 1024).
-__device__ __forceinline__ int block_exclusive_scan(int v, int* scratch /* 32 ints */) {
-  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
-  int incl = v;
-  for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(0xffffffffu, incl, o); if (lane >= o) incl += y; }
-  if (lane == 31) scratch[warp] = incl;
-  __syncthreads();
-  if (warp == 0) {
-    int s = lane < nw ? scratch[lane] : 0;
-    for (int o = 1; o < 32; o <<= 1) { const int y = __shfl_up_sync(0xffffffffu, s, o); if (lane >= o) s += y; }
-    if (lane < nw) scratch[lane] = s;  // inclusive warp totals
-  }
-  __syncthreads();
-  const int r = incl - v + (warp ? scratch[warp - 1] : 0);
-  __syncthreads();
-  return r;
-}
 
 // A block a row: accumulate into the shared table, gather the entries to the front, sort them by column
 // (count-smaller as in the paper; above `bitonic_above` entries a rank from a bitmap of the columns, or bitonic),
-// write the row.
+// write the row. hash-opt: pieces_ints(blockDim) ints follow the values, for row_pieces (`pieces`, rows of long
+// B rows) and the bucket rank (`bucket`).
 template <typename T>
 __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                          const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
                          const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
-                         int bitonic_above, bool flat, const int* __restrict__ prod, unsigned hmul) {
+                         int bitonic_above, bool flat, bool pieces, bool bucket,
+                         const int* __restrict__ prod, unsigned hmul) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   int* keys = reinterpret_cast<int*>(sh_raw);
   T* vals = reinterpret_cast<T*>(sh_raw + sizeof(int) * tsize);
@@ -435,9 +539,12 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
   for (int i = threadIdx.x; i < tsize; i += blockDim.x) { keys[i] = -1; vals[i] = T(0); }
   if (threadIdx.x == 0) { nz = 0; kmin = INT_MAX; kmax = -1; }
   __syncthreads();
-  if (flat) {
-    row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5,
-                        [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l], hmul); });
+  int* pa = reinterpret_cast<int*>(vals + tsize);  // row_pieces' ints (pieces only)
+  const auto acc = [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l], hmul); };
+  if (flat && pieces && !short_b_rows(prod, arp, row)) {
+    row_pieces<false>(row, arp, aci, brp, bci, Clip{}, pa, scratch, acc);
+  } else if (flat) {
+    row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5, acc);
   } else {  // seed 004: a warp per nonzero of A
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
     for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
@@ -514,6 +621,37 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
     }
     return;
   }
+  // Wider spans (R-MAT 18 rows of tables 2048-8192: ~250 k columns > 16 * tsize): bucket rank instead of the
+  // bitonic sort (55-78 barrier stages). blockDim buckets of equal column ranges (monotone in the key); counts, their
+  // scan and cursors in row_pieces' ints; the entries scattered by bucket into the free upper halves; an entry's
+  // rank = its bucket's offset + the keys of its bucket below it (a few on average).
+  if (bucket && n <= half) {
+    const int nb = blockDim.x;
+    int* bc = pa; int* bo = pa + nb; int* bcur = pa + 2 * nb;
+    int* k2 = keys + half;
+    T* v2 = vals + half;
+    const auto bucket_of = [&](int key) { return int((long long)(key - lo) * nb / span); };
+    bc[threadIdx.x] = 0; bcur[threadIdx.x] = 0;
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) atomicAdd(&bc[bucket_of(keys[i])], 1);
+    __syncthreads();
+    bo[threadIdx.x] = block_exclusive_scan(bc[threadIdx.x], scratch);
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      const int key = keys[i], b = bucket_of(key);
+      const int q = bo[b] + atomicAdd(&bcur[b], 1);
+      k2[q] = key; v2[q] = vals[i];
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      const int key = k2[i], b = bucket_of(key), b0 = bo[b], b1 = b0 + bc[b];
+      int rank = b0;
+      for (int j = b0; j < b1; ++j) rank += k2[j] < key;
+      cci[base + rank] = key;
+      cv[base + rank] = v2[i];
+    }
+    return;
+  }
   int P = 1;
   while (P < n) P <<= 1;  // P <= tsize since n <= tsize
   for (int i = n + threadIdx.x; i < P; i += blockDim.x) keys[i] = INT_MAX;
@@ -541,7 +679,7 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
                             const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
                             const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int ncols,
                             int width, int nchn, const int* __restrict__ didx, const int* __restrict__ chunkcnt,
-                            const int* __restrict__ prod) {
+                            const int* __restrict__ prod, bool pieces, const int* __restrict__ bnd) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   __shared__ int scratch[32];
   T* vals = reinterpret_cast<T*>(sh_raw);
@@ -563,7 +701,11 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
     if (!(((volatile unsigned*)flags)[c >> 5] & bit)) atomicOr(&flags[c >> 5], bit);  // see k_sym_dense
   };
   const bool flat = short_b_rows(prod, arp, row);
-  if (nchn > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, acc);
+  int* pa = reinterpret_cast<int*>(flags + width / 32);  // row_pieces' ints
+  if (pieces && !flat) {
+    if (nchn > 1) row_pieces<true>(row, arp, aci, brp, bci, Clip{lo, hi, bnd, nchn + 1, ch}, pa, scratch, acc);
+    else row_pieces<false>(row, arp, aci, brp, bci, Clip{}, pa, scratch, acc);
+  } else if (nchn > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, acc);
   else row_products<false>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, acc);
   __syncthreads();
   // Each thread owns a contiguous run of words; the scan of their popcounts gives its output position.

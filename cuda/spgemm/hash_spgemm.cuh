@@ -56,14 +56,14 @@ class HashSpgemm {
     CUDA_CHECK(cudaMallocHost(&host_, 4096));
     int max_sym = 0, max_num = 0;
     int max_wsym = 0, max_wnum = 0;
-    for (const Level& l : cfg_.sym.levels) (l.per_warp ? max_wsym : max_sym) = std::max(l.per_warp ? max_wsym : max_sym, l.smem_bytes);
-    for (const Level& l : cfg_.num.levels) (l.per_warp ? max_wnum : max_num) = std::max(l.per_warp ? max_wnum : max_num, l.smem_bytes);
+    for (const Level& l : cfg_.sym.levels) (l.per_warp ? max_wsym : max_sym) = std::max(l.per_warp ? max_wsym : max_sym, smem(l));
+    for (const Level& l : cfg_.num.levels) (l.per_warp ? max_wnum : max_num) = std::max(l.per_warp ? max_wnum : max_num, smem(l));
     if (max_wsym) CUDA_CHECK(cudaFuncSetAttribute(k_sym_warp, cudaFuncAttributeMaxDynamicSharedMemorySize, max_wsym));
     if (max_wnum) CUDA_CHECK(cudaFuncSetAttribute(k_num_warp<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_wnum));
     CUDA_CHECK(cudaFuncSetAttribute(k_sym_tb, cudaFuncAttributeMaxDynamicSharedMemorySize, max_sym));
     CUDA_CHECK(cudaFuncSetAttribute(k_num_tb<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, max_num));
-    CUDA_CHECK(cudaFuncSetAttribute(k_sym_dense, cudaFuncAttributeMaxDynamicSharedMemorySize, cfg_.sym.dense_smem));
-    CUDA_CHECK(cudaFuncSetAttribute(k_num_dense<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, cfg_.num.dense_smem));
+    CUDA_CHECK(cudaFuncSetAttribute(k_sym_dense, cudaFuncAttributeMaxDynamicSharedMemorySize, dense_smem(cfg_.sym)));
+    CUDA_CHECK(cudaFuncSetAttribute(k_num_dense<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, dense_smem(cfg_.num)));
     CUDA_CHECK(cudaFuncSetAttribute(k_num_pwarp<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, pwarp_num_smem()));
   }
   ~HashSpgemm() {
@@ -94,8 +94,10 @@ class HashSpgemm {
       fill_breakdown(breakdown);
       return;
     }
-    // SPB_SPGEMM_GROUPS set: the --breakdown run also times every group (stderr), to see where power-law rows go
-    const bool trace = breakdown && std::getenv("SPB_SPGEMM_GROUPS");
+    // SPB_SPGEMM_GROUPS set: the --breakdown run also times every group (stderr), to see where power-law rows go;
+    // =serial runs the groups one after the other on the main stream, so each time is the group's alone
+    const char* tenv = breakdown ? std::getenv("SPB_SPGEMM_GROUPS") : nullptr;
+    const bool trace = tenv != nullptr, serial = trace && std::string(tenv) == "serial";
     std::vector<void*> temps;
     auto tmp = [&](size_t bytes) { void* p = al.raw(bytes); temps.push_back(p); return p; };
     int* prod = static_cast<int*>(tmp(sizeof(int) * m));
@@ -135,7 +137,7 @@ class HashSpgemm {
     for (int g = 0; g <= gs.n; ++g) {
       const int rows = scount[g];
       if (!rows) continue;
-      cudaStream_t s = streams_[g];
+      cudaStream_t s = serial ? main_ : streams_[g];
       const int* p = perm + soff[g];
       if (trace) CUDA_CHECK(cudaEventRecord(gev_[0][g][0], s));
       if (g == 0) {
@@ -147,10 +149,10 @@ class HashSpgemm {
           const int rpb = l.block / 32;
           k_sym_warp<<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, cnt, l.table, prod, hm);
         } else
-        k_sym_tb<<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, B.rp, B.ci, cnt, l.table, cfg_.opt.flat_products, prod, hm);
+        k_sym_tb<<<rows, l.block, smem(l), s>>>(p, A.rp, A.ci, B.rp, B.ci, cnt, l.table, cfg_.opt.flat_products, cfg_.opt.pieces, prod, hm);
       } else {
-        k_sym_dense<<<grid(size_t(rows) * nchs), S.dense_block, S.dense_smem, s>>>(p, A.rp, A.ci, B.rp, B.ci, n, S.dense_width, nchs,
-                                                                               cfg_.num.dense_width, nchn, cnt, chunkcnt, didx, prod);
+        k_sym_dense<<<grid(size_t(rows) * nchs), S.dense_block, dense_smem(S), s>>>(p, A.rp, A.ci, B.rp, B.ci, n, S.dense_width, nchs,
+                                                                                cfg_.num.dense_width, nchn, cnt, chunkcnt, didx, prod, cfg_.opt.pieces);
       }
       CUDA_CHECK_LAUNCH();
       if (trace) CUDA_CHECK(cudaEventRecord(gev_[0][g][1], s));
@@ -176,6 +178,11 @@ class HashSpgemm {
     C.ci = al.alloc<int>(size_t(C.nnz));
     C.v = al.alloc<T>(size_t(C.nnz));
     std::vector<int> ncount(hs, hs + gn.n + 1), noff = offsets(ncount);
+    // chunk bounds of B's rows for the dense group (allocated here, before the fork, in main_'s stream order;
+    // computed on the dense group's stream); only where they cost at most 8 ints a nonzero of B
+    int* bnd = nullptr;
+    if (cfg_.opt.chunk_bounds && ncount[gn.n] && nchn > 1 && (long long)B.rows * (nchn + 1) <= 8LL * B.nnz)
+      bnd = static_cast<int*>(tmp(sizeof(int) * size_t(B.rows) * (nchn + 1)));
     CUDA_CHECK(cudaEventRecord(phase_[3], main_));
 
     // ---- numeric
@@ -185,7 +192,7 @@ class HashSpgemm {
     for (int g = 0; g <= gn.n; ++g) {
       const int rows = ncount[g];
       if (!rows) continue;
-      cudaStream_t s = streams_[g];
+      cudaStream_t s = serial ? main_ : streams_[g];
       const int* p = perm + noff[g];
       if (trace) CUDA_CHECK(cudaEventRecord(gev_[1][g][0], s));
       if (g == 0) {
@@ -197,10 +204,16 @@ class HashSpgemm {
           const int rpb = l.block / 32;
           k_num_warp<T><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, prod, hm);
         } else
-        k_num_tb<T><<<rows, l.block, l.smem_bytes, s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.bitonic_above, cfg_.opt.flat_products, prod, hm);
+        k_num_tb<T><<<rows, l.block, smem(l), s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.bitonic_above,
+                                                   cfg_.opt.flat_products, cfg_.opt.pieces, cfg_.opt.bucket_rank, prod, hm);
       } else {
-        k_num_dense<T><<<grid(size_t(rows) * nchn), N.dense_block, N.dense_smem, s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, n,
-                                                                                     N.dense_width, nchn, didx, chunkcnt, prod);
+        if (bnd) {
+          const long long nb = (long long)B.rows * (nchn + 1);
+          k_chunk_bounds<<<grid(size_t((nb + 255) / 256)), 256, 0, s>>>(B.rows, B.rp, B.ci, N.dense_width, nchn, bnd);
+          CUDA_CHECK_LAUNCH();
+        }
+        k_num_dense<T><<<grid(size_t(rows) * nchn), N.dense_block, dense_smem(N), s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, n,
+                                                                                      N.dense_width, nchn, didx, chunkcnt, prod, cfg_.opt.pieces, bnd);
       }
       CUDA_CHECK_LAUNCH();
       if (trace) CUDA_CHECK(cudaEventRecord(gev_[1][g][1], s));
@@ -222,6 +235,9 @@ class HashSpgemm {
         std::fprintf(stderr, "group %s %zu rows %d ms %.3f\n", ph ? "numeric" : "symbolic", g, counts[ph][g], ms);
       }
   }
+  // Dynamic shared memory of a level's launch: hash-opt's TB blocks add row_pieces' ints (pieces_ints) after the tables.
+  int smem(const Level& l) const { return l.smem_bytes + (cfg_.opt.opt && !l.per_warp ? 4 * pieces_ints(l.block) : 0); }
+  int dense_smem(const PhaseConfig& p) const { return p.dense_smem + (cfg_.opt.opt ? 4 * pieces_ints(p.dense_block) : 0); }
   // keys then values, each row padded by one entry (bank spread); +2 keeps the values 8-byte aligned
   int pwarp_num_smem() const { return (cfg_.num.pwarp_block / kPw) * (cfg_.num.pwarp_table + 2) * int(sizeof(int) + sizeof(T)); }
 

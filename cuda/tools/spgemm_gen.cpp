@@ -113,6 +113,8 @@ int main(int argc, char** argv) {
       {"wide_b", false, [](Rng& r) { return random_rows(700000, 600000, 2, r); }},
       {"stencil3d_12", false, [](Rng& r) { return stencil(3, 12, true, r); }},
       {"rmat10", false, [](Rng& r) { return rmat(10, 8, 0.57, 0.19, 0.19, r); }},
+      // dense rows of long B rows over 2 chunks in f64 (8192 columns a chunk): row_pieces with chunk bounds
+      {"rmat14", false, [](Rng& r) { return rmat(14, 8, 0.57, 0.19, 0.19, r); }},
       // issue-4 benchmark set
       {"stencil3d_40", true, [](Rng& r) { return stencil(3, 40, true, r); }},
       {"stencil3d_64", true, [](Rng& r) { return stencil(3, 64, true, r); }},
