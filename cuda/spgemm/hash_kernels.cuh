@@ -211,6 +211,16 @@ __device__ __forceinline__ void row_pieces(int row, const int* __restrict__ arp,
   }
 }
 
+// hash-opt's walk of a row: row_pieces for rows of long B rows when `pieces` (a block-uniform choice: it has
+// barriers), else row_products (`flat` as there). clip.lo/hi are row_products' chunk; sh/scratch row_pieces' ints.
+template <bool kClip, typename F>
+__device__ __forceinline__ void row_walk(bool pieces, bool flat, int row, const int* __restrict__ arp, const int* __restrict__ aci,
+                                         const int* __restrict__ brp, const int* __restrict__ bci, Clip clip, int* sh,
+                                         int* scratch, F&& f) {
+  if (pieces && !flat) row_pieces<kClip>(row, arp, aci, brp, bci, clip, sh, scratch, f);
+  else row_products<kClip>(row, arp, aci, brp, bci, clip.lo, clip.hi, flat, threadIdx.x >> 5, blockDim.x >> 5, f);
+}
+
 // Chunk bounds of every B row for the numeric dense path: bnd[b * (nchn + 1) + j] = first entry of row b with
 // column >= j * width (j = nchn: the row's end). One thread a (row, j).
 __global__ void k_chunk_bounds(int nrows, const int* __restrict__ brp, const int* __restrict__ bci, int width, int nchn, int* bnd) {
@@ -359,10 +369,8 @@ __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ a
   const int lane = threadIdx.x & 31;
   int n = 0;
   const auto ins = [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l], hmul); };
-  if (flat && pieces && !short_b_rows(prod, arp, row)) {
-    row_pieces<false>(row, arp, aci, brp, bci, Clip{}, table + tsize, scratch, ins);
-  } else if (flat) {
-    row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5, ins);
+  if (flat) {
+    row_walk<false>(pieces, short_b_rows(prod, arp, row), row, arp, aci, brp, bci, Clip{}, table + tsize, scratch, ins);
   } else {  // seed 004: a warp per nonzero of A
     const int warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
     for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
@@ -422,11 +430,8 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
   };
   const bool flat = short_b_rows(prod, arp, row);
   int* pa = subcnt + width / num_width;  // row_pieces' ints
-  if (pieces && !flat) {
-    if (nchs > 1) row_pieces<true>(row, arp, aci, brp, bci, Clip{lo, hi}, pa, scratch, mark);
-    else row_pieces<false>(row, arp, aci, brp, bci, Clip{}, pa, scratch, mark);
-  } else if (nchs > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, mark);
-  else row_products<false>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, mark);
+  if (nchs > 1) row_walk<true>(pieces, flat, row, arp, aci, brp, bci, Clip{lo, hi}, pa, scratch, mark);
+  else row_walk<false>(pieces, flat, row, arp, aci, brp, bci, Clip{lo, hi}, pa, scratch, mark);
   __syncthreads();
   const int wps = num_width / 32;  // words per numeric chunk
   for (int i = threadIdx.x; i < words; i += blockDim.x) {
@@ -541,10 +546,8 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
   __syncthreads();
   int* pa = reinterpret_cast<int*>(vals + tsize);  // row_pieces' ints (pieces only)
   const auto acc = [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l], hmul); };
-  if (flat && pieces && !short_b_rows(prod, arp, row)) {
-    row_pieces<false>(row, arp, aci, brp, bci, Clip{}, pa, scratch, acc);
-  } else if (flat) {
-    row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), threadIdx.x >> 5, blockDim.x >> 5, acc);
+  if (flat) {
+    row_walk<false>(pieces, short_b_rows(prod, arp, row), row, arp, aci, brp, bci, Clip{}, pa, scratch, acc);
   } else {  // seed 004: a warp per nonzero of A
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
     for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
@@ -702,11 +705,9 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
   };
   const bool flat = short_b_rows(prod, arp, row);
   int* pa = reinterpret_cast<int*>(flags + width / 32);  // row_pieces' ints
-  if (pieces && !flat) {
-    if (nchn > 1) row_pieces<true>(row, arp, aci, brp, bci, Clip{lo, hi, bnd, nchn + 1, ch}, pa, scratch, acc);
-    else row_pieces<false>(row, arp, aci, brp, bci, Clip{}, pa, scratch, acc);
-  } else if (nchn > 1) row_products<true>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, acc);
-  else row_products<false>(row, arp, aci, brp, bci, lo, hi, flat, threadIdx.x >> 5, blockDim.x >> 5, acc);
+  const Clip clip{lo, hi, bnd, nchn + 1, ch};
+  if (nchn > 1) row_walk<true>(pieces, flat, row, arp, aci, brp, bci, clip, pa, scratch, acc);
+  else row_walk<false>(pieces, flat, row, arp, aci, brp, bci, clip, pa, scratch, acc);
   __syncthreads();
   // Each thread owns a contiguous run of words; the scan of their popcounts gives its output position.
   const int per = (words + blockDim.x - 1) / blockDim.x;
