@@ -92,6 +92,26 @@ test('spgemm A·B with --b on rectangular files; a non-conformant pair is a usag
   assert.match(square.stderr, /rect-a\.mtx: A·A needs a square matrix, but it is 2×3/);
 });
 
+test('spgemm a/m.mtx b/m.mtx: two matrices of one file name give two distinct, correct results', () => {
+  mkdirSync(join(dir, 'a'));
+  mkdirSync(join(dir, 'b'));
+  const a = join(dir, 'a', 'm.mtx');
+  const b = join(dir, 'b', 'm.mtx');
+  writeMtx(a, 3, 3, [[1, 1, 2], [2, 3, 1], [3, 2, 4]]); // nnz 3
+  writeMtx(b, 4, 4, [[1, 2, 1], [2, 1, 1], [3, 4, 2], [4, 4, 3], [4, 1, 5]]); // nnz 5
+  const r = spbench(['spgemm', a, b, ...FAST, '--json', '-']);
+  assert.equal(r.code, 0, r.stderr);
+  const file = ResultFile.parse(JSON.parse(r.stdout));
+  assert.deepEqual(file.cases.map((c) => c.id), ['spgemm/a/m.mtx/f32', 'spgemm/b/m.mtx/f32']);
+  assert.deepEqual(file.cases.map((c) => [c.input.source, c.input.a_rows, c.input.a_nnz]), [[a, 3, 3], [b, 4, 5]]);
+  assert.deepEqual(file.cases.map((c) => c.label), ['a/m.mtx squared · f32', 'b/m.mtx squared · f32']);
+  assertAllVerified(file);
+  // the same file twice would be two cases with one id: an input error
+  const twice = spbench(['spgemm', a, join(dir, 'a', '..', 'a', 'm.mtx'), ...FAST]);
+  assert.equal(twice.code, 2);
+  assert.match(twice.stderr, /two cases would have the id spgemm\/m\.mtx\/f32/);
+});
+
 test('a method that fails verification shows as FAILED without speed (fault injected into spbench-cpu)', () => {
   const args = ['spmm', '--batch', '3', '--dim', '6', '--nb', '4', ...FAST];
   const plain = spbench(args, { SPBENCH_NATIVE_ARGS: '--inject-fault' });

@@ -27,6 +27,7 @@ export interface SpgemmRequest {
   inputs: string[]; // matrix files (A; C = A·A unless b is set)
   gen: string[]; // generator specs, e.g. "rmat:scale=18,ef=4"
   b?: string; // second operand file for A·B
+  genB?: string; // second operand generated from this spec (A·B with a generated A), instead of b
   precision: Precision[];
   methods: string[] | 'all';
   seed: number;
