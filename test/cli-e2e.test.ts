@@ -107,9 +107,24 @@ test('spgemm a/m.mtx b/m.mtx: two matrices of one file name give two distinct, c
   assert.deepEqual(file.cases.map((c) => c.label), ['a/m.mtx squared · f32', 'b/m.mtx squared · f32']);
   assertAllVerified(file);
   // the same file twice would be two cases with one id: an input error
-  const twice = spbench(['spgemm', a, join(dir, 'a', '..', 'a', 'm.mtx'), ...FAST]);
+  const twice = spbench(['spgemm', a, `${dir}/a/../a/m.mtx`, ...FAST]);
   assert.equal(twice.code, 2);
-  assert.match(twice.stderr, /two cases would have the id spgemm\/m\.mtx\/f32/);
+  assert.equal(twice.stderr, `spbench: spgemm: file '${dir}/a/../a/m.mtx' is given twice (each input is one case)\n`);
+});
+
+test('spgemm --gen A --gen-b B: a rectangular product of two generated matrices, verified', () => {
+  const A = 'uniform:rows=50,cols=30,nnz_row=3';
+  const B = 'uniform:rows=30,cols=70,nnz_row=4';
+  const r = spbench(['spgemm', '--gen', A, '--gen-b', B, ...FAST, '--json', '-']);
+  assert.equal(r.code, 0, r.stderr);
+  const file = ResultFile.parse(JSON.parse(r.stdout));
+  assert.deepEqual(file.cases.map((c) => c.id), [`spgemm/${A}*${B}/f32`]);
+  assert.deepEqual(file.cases[0].input, { source: `gen ${A}`, a_rows: 50, a_cols: 30, a_nnz: 150, b_source: `gen ${B}`, b_rows: 30, b_cols: 70, b_nnz: 120 });
+  assertAllVerified(file);
+  // the same pair the other way round does not conform
+  const bad = spbench(['spgemm', '--gen', B, '--gen-b', A, ...FAST]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^spbench: --gen-b: .*A·B needs A's columns \(70\) to equal B's rows \(50\)/m);
 });
 
 test('a method that fails verification shows as FAILED without speed (fault injected into spbench-cpu)', () => {

@@ -1,9 +1,9 @@
 // Reads and validates a result file (spbench-results/1) for report and compare.
 // Every problem is a UserError naming the file and the field, so the CLI exits 2 with one sentence.
-import { readFile } from 'node:fs/promises';
 import { RESULT_SCHEMA, ResultFile } from '../bench/result-file.js';
 import { UserError } from '../util/errors.js';
-import { describeIssues } from './issues.js';
+import { describeIssues } from '../util/zod-issues.js';
+import { readJsonFile } from '../util/json-file.js';
 
 /** Validates parsed JSON; `file` names the source in errors. */
 export function parseResultFile(obj: unknown, file: string): ResultFile {
@@ -17,21 +17,4 @@ export function parseResultFile(obj: unknown, file: string): ResultFile {
 
 export async function readResultFile(path: string): Promise<ResultFile> {
   return parseResultFile(await readJsonFile(path, 'result file'), path);
-}
-
-/** Reads and parses a JSON file; `what` ("suite file", "result file") names it in errors. */
-export async function readJsonFile(path: string, what: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EISDIR' ? 'it is a directory' : e.message;
-    throw new UserError(`cannot read ${what} ${path}: ${why}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new UserError(`${what} ${path} is not JSON: ${(err as Error).message}`);
-  }
 }
