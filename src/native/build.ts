@@ -19,7 +19,9 @@ export interface EnsureOptions {
   cudaDir?: string; // default: cuda/ of this package or $SPBENCH_CUDA_DIR
   cacheDir?: string; // default: cacheDir()
   extraFlags?: string[]; // appended to the target's flags (also from $SPBENCH_EXTRA_FLAGS)
-  arch?: string; // compute capability for GPU targets ("9.0"); default $SPBENCH_CUDA_ARCH or the probed GPU 0
+  arch?: string; // compute capability for GPU targets ("9.0"); default $SPBENCH_CUDA_ARCH, else probeArch()
+  /** finds the GPU's compute capability when neither arch nor $SPBENCH_CUDA_ARCH gives it (executables.ts probes GPU 0) */
+  probeArch?: () => Promise<string>;
 }
 
 const LOCK_STALE_MS = 30 * 60_000; // no build takes this long: the holder is gone
@@ -90,11 +92,8 @@ function libSearchFlags(spec: TargetSpec, tc: Toolchain): string[] {
 async function gpuArch(opts: EnsureOptions): Promise<string> {
   const given = opts.arch ?? process.env.SPBENCH_CUDA_ARCH;
   if (given) return /^\d+$/.test(given) ? `${given.slice(0, -1)}.${given.slice(-1)}` : given;
-  const { probeDevices } = await import('./backend.js'); // lazy: backend.ts itself builds through this module
-  const env = await probeDevices();
-  const dev = env?.devices[0];
-  if (!dev) throw new EnvironmentError('no usable CUDA GPU was found, so GPU executables cannot be built for it: check the driver (nvidia-smi), set SPBENCH_CUDA_ARCH (e.g. 90) to build for a given GPU, or use --backend cpu.');
-  return dev.cc;
+  if (opts.probeArch) return opts.probeArch();
+  throw new EnvironmentError('the GPU architecture is not known, so GPU executables cannot be built: set SPBENCH_CUDA_ARCH (e.g. 90), or use --backend cpu.');
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -215,8 +214,12 @@ export async function planBuild(target: TargetName, opts: EnsureOptions = {}, tc
   return { spec, compiler, flags, hash, exePath, cudaDir };
 }
 
-/** Path of the cached executable for `target`, building it first when missing or when `rebuild`. */
-export async function ensureExecutable(target: TargetName, opts: EnsureOptions = {}): Promise<string> {
+/**
+ * Path of the cached executable for `target`, building it first when missing or when `rebuild`.
+ * GPU targets need the architecture (opts.arch, $SPBENCH_CUDA_ARCH or opts.probeArch); the
+ * package's ensureExecutable (executables.ts) probes the GPU for it.
+ */
+export async function buildExecutable(target: TargetName, opts: EnsureOptions = {}): Promise<string> {
   const plan = await planBuild(target, opts);
   const { spec, compiler, exePath } = plan;
   if (!opts.rebuild && existsSync(exePath)) return exePath;
