@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ResultFile } from '../src/bench/result-file.js';
+import { ResultFile } from '../src/results/schema.js';
 import { spbench } from './cli-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spbench-cli-e2e-'));

@@ -10,7 +10,8 @@ import { describe, it } from 'node:test';
 import { RuntimeFailure } from '../src/util/errors.js';
 import { buildExecutable, planBuild, withLock } from '../src/native/build.js';
 import { cudaSourceDir } from '../src/native/targets.js';
-import { cacheDir, discoverToolchain } from '../src/native/toolchain.js';
+import { cacheDir } from '../src/config.js';
+import { discoverToolchain } from '../src/native/toolchain.js';
 import { tempDir, writeScript } from './native-fixtures.js';
 
 const root = tempDir('build');

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunSink, SpgemmRequest, SpmmRequest } from '../src/bench/api.js';
-import { ResultFile, type CaseResult } from '../src/bench/result-file.js';
+import { ResultFile, type CaseResult } from '../src/results/schema.js';
 import { loadSuite, parseSuite } from '../src/suite/load.js';
 import { eta, runSuite, type Runners, type SuiteProgress, type SuiteSink } from '../src/suite/run.js';
 import { runSuiteCommand } from '../src/suite/command.js';

@@ -1,6 +1,6 @@
 // What the spmm / spgemm commands and suites ask the core to run. The CLI and `spbench run` both
 // build these requests; src/bench/spmm-run.ts and spgemm-run.ts carry them out.
-import type { CaseResult } from './result-file.js';
+import type { CaseResult } from '../results/schema.js';
 
 export const OPS = ['spmm', 'spgemm'] as const;
 export type Op = (typeof OPS)[number];

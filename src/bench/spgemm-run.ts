@@ -7,7 +7,7 @@ import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
 import { describeMatrices, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
 import { invokeRepeated } from './repeat.js';
-import type { CaseResult, ResultFile } from './result-file.js';
+import type { CaseResult, ResultFile } from '../results/schema.js';
 import { planSpgemm, sourceKey, type SpgemmCasePlan, type SpgemmSource } from './spgemm-plan.js';
 import { toMethodResult } from './stats.js';
 

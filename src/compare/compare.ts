@@ -8,7 +8,7 @@
 // Case level: when every method of a case, peers included, moves by a similar factor, the note calls
 // it machine drift; --normalize-by-peers divides every ratio of the case by the peers' geometric mean
 // (so ours/paper are judged relative to the peers, and the peers relative to each other).
-import type { CaseResult, MethodResult, ResultFile } from '../bench/result-file.js';
+import type { CaseResult, MethodResult, ResultFile } from '../results/schema.js';
 import { EXIT, UserError } from '../util/errors.js';
 import { bootstrapRatioCI, hashSeed, mannWhitney, median, runSpread, welchLog } from './stats.js';
 

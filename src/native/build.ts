@@ -11,7 +11,9 @@ import { join, relative } from 'node:path';
 import { EnvironmentError } from '../util/errors.js';
 import { Tail, withTail } from './runner.js';
 import { archFlag, cudaSourceDir, targetSpec, type TargetName, type TargetSpec } from './targets.js';
-import { cacheDir, discoverToolchain, libFound, type Compiler, type Toolchain } from './toolchain.js';
+import { cacheDir } from '../config.js';
+import { discoverToolchain, libFound, type Compiler, type Toolchain } from './toolchain.js';
+import { cudaArch, extraFlags } from '../config.js';
 
 export interface EnsureOptions {
   rebuild?: boolean;
@@ -90,7 +92,7 @@ function libSearchFlags(spec: TargetSpec, tc: Toolchain): string[] {
 }
 
 async function gpuArch(opts: EnsureOptions): Promise<string> {
-  const given = opts.arch ?? process.env.SPBENCH_CUDA_ARCH;
+  const given = opts.arch ?? cudaArch();
   if (given) return /^\d+$/.test(given) ? `${given.slice(0, -1)}.${given.slice(-1)}` : given;
   if (opts.probeArch) return opts.probeArch();
   throw new EnvironmentError('the GPU architecture is not known, so GPU executables cannot be built: set SPBENCH_CUDA_ARCH (e.g. 90), or use --backend cpu.');
@@ -206,7 +208,7 @@ export async function planBuild(target: TargetName, opts: EnsureOptions = {}, tc
   }
   const toolchain = tc ?? (await discoverToolchain());
   const compiler = compilerFor(spec, toolchain);
-  const extra = opts.extraFlags ?? (process.env.SPBENCH_EXTRA_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const extra = opts.extraFlags ?? extraFlags();
   const arch = spec.needsArch ? [archFlag(await gpuArch(opts))] : [];
   const flags = [...spec.flags, ...arch, ...libSearchFlags(spec, toolchain), ...extra];
   const hash = buildHash(spec, cudaDir, compiler.versionText, [...flags, ...spec.libs]);

@@ -5,7 +5,8 @@ import { chooseBackend, cudaUnavailable, probe, type Backend } from './backend.j
 import { ensureExecutable } from './executables.js';
 import type { GpuInfo } from './protocol.js';
 import { hasSources, targetSpec, TARGETS, type TargetName } from './targets.js';
-import { cacheDir, discoverToolchain, libFound, type CudaLib } from './toolchain.js';
+import { cacheDir } from '../config.js';
+import { discoverToolchain, libFound, type CudaLib } from './toolchain.js';
 
 export interface DoctorReport {
   nvcc: { path: string; version: string } | null;

@@ -2,7 +2,7 @@
 // A case that throws does not stop the others; the error is rethrown after the merge so that the
 // run still fails (a missing case must never look like "no regression" in CI).
 import type { BackendChoice, RunSink, SpgemmRequest, SpmmRequest } from '../bench/api.js';
-import type { CaseResult, ResultFile } from '../bench/result-file.js';
+import type { CaseResult, ResultFile } from '../results/schema.js';
 import { EnvironmentError, RuntimeFailure, UserError } from '../util/errors.js';
 import { mergeResultFiles, type NamedResult } from './merge.js';
 import { describeCase, spgemmRequest, spmmRequest } from './requests.js';

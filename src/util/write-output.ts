@@ -2,8 +2,8 @@
 // checkout), then writes atomically so a failure never leaves a half-written file.
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { writeFileAtomicSync } from '../util/atomic-write.js';
-import { UserError } from '../util/errors.js';
+import { writeFileAtomicSync } from './atomic-write.js';
+import { UserError } from './errors.js';
 
 export function writeOutput(path: string, text: string): void {
   try {

@@ -1,9 +1,9 @@
-// Reads and validates a result file (spbench-results/1) for report and compare.
-// Every problem is a UserError naming the file and the field, so the CLI exits 2 with one sentence.
-import { RESULT_SCHEMA, ResultFile } from '../bench/result-file.js';
+// Validating a result file (spbench-results/1) held in memory: what report and compare read, and
+// what spmm/spgemm --json and run --json promise to write. Every problem is a UserError naming the
+// file and the field, so the CLI exits 2 with one sentence.
 import { UserError } from '../util/errors.js';
 import { describeIssues } from '../util/zod-issues.js';
-import { readJsonFile } from '../util/json-file.js';
+import { RESULT_SCHEMA, ResultFile } from './schema.js';
 
 /** Validates parsed JSON; `file` names the source in errors. */
 export function parseResultFile(obj: unknown, file: string): ResultFile {
@@ -13,8 +13,4 @@ export function parseResultFile(obj: unknown, file: string): ResultFile {
   const r = ResultFile.safeParse(obj);
   if (!r.success) throw new UserError(`${file} is not a valid spbench result file: ${describeIssues(file, r.error.issues)}`);
   return r.data;
-}
-
-export async function readResultFile(path: string): Promise<ResultFile> {
-  return parseResultFile(await readJsonFile(path, 'result file'), path);
 }
