@@ -1,6 +1,11 @@
 // Seeded, reproducible matrix generators: the public surface used by `spbench gen` and the benches.
 import type { CsrMatrix } from '../types.js';
+import { generateCircuit } from './circuit.js';
+import { generateFem } from './fem.js';
+import { generateLongrow } from './longrow.js';
+import { generatePowerlaw } from './powerlaw.js';
 import { generateRmat } from './rmat.js';
+import { generateIrregular, generateMultimodal, generatePerm } from './rowlengths.js';
 import { rngFor } from './rng.js';
 import { parseGenSpec, type GenSpec } from './spec.js';
 import { generateStencil } from './stencil.js';
@@ -13,7 +18,7 @@ export { parseSeed, rngFor, Rng, MAX_SEED } from './rng.js';
 
 /**
  * One large matrix from a spec (parsed, or its text); stencils are deterministic, the others use
- * stream 0 of `seed`.
+ * stream 0 of `seed` (fem for its values only).
  */
 export function generateMatrix(specOrText: GenSpec | string, seed: number): CsrMatrix {
   const spec = typeof specOrText === 'string' ? parseGenSpec(specOrText) : specOrText;
@@ -27,5 +32,19 @@ export function generateMatrix(specOrText: GenSpec | string, seed: number): CsrM
       return generateUniform(spec, rng());
     case 'banded':
       return generateBanded(spec, rng());
+    case 'powerlaw':
+      return generatePowerlaw(spec, rng());
+    case 'fem':
+      return generateFem(spec, rng());
+    case 'circuit':
+      return generateCircuit(spec, rng());
+    case 'longrow':
+      return generateLongrow(spec, rng());
+    case 'perm':
+      return generatePerm(spec, rng());
+    case 'multimodal':
+      return generateMultimodal(spec, rng());
+    case 'irregular':
+      return generateIrregular(spec, rng());
   }
 }

@@ -72,6 +72,23 @@ export class Rng {
     const k = this.nextU32() >>> 8;
     return (2 * k + 1 - 16777216) / 16777216;
   }
+
+  /** Uniform in [0, 1) on a grid of 2^-32 (one draw; exact, so the same on every machine). */
+  unit(): number {
+    return this.nextU32() / TWO32;
+  }
+
+  /** True with probability p (0 <= p <= 1), by an exact integer comparison of one 32-bit draw. */
+  chance(p: number): boolean {
+    return this.nextU32() < Math.round(p * TWO32);
+  }
+}
+
+/** `count` values from rng.value(): the values of a generated matrix, drawn after its pattern. */
+export function randomValues(rng: Rng, count: number): Float64Array {
+  const v = new Float64Array(count);
+  for (let e = 0; e < count; e++) v[e] = rng.value();
+  return v;
 }
 
 /** Largest accepted seed: seeds are integers that doubles hold exactly. */
