@@ -51,10 +51,10 @@ export const SPEC_HELP = `  stencil:dims=2|3,n=N,points=5|9 (2-D) or 7|27 (3-D) 
   circuit:rows=R,nnz_row=K,hubs=H,hub_size=S          circuit-like: diagonal + K-1 random columns a row
                                                        (half near the diagonal), plus H hub nets: a hub
                                                        row and a hub column of S random nodes each
-  longrow:n=N[,bw=W|,bw_lo=W1,bw_hi=W2],long_rows=K[,long_cols=0]
-                                                       band i-W1 <= j <= i+W2 (none if no bw given; bw=1:
-                                                       tridiagonal), plus K full rows and L full columns
-                                                       at random positions
+  longrow:n=N[,bw=W|,bw_lo=W1,bw_hi=W2],long_rows=K[,long_cols=L]
+                                                       band i-W1 <= j <= i+W2 (no band without bw keys;
+                                                       bw=1: tridiagonal), plus K full rows and L (0)
+                                                       full columns at random positions
   perm:n=N[,cols=N]                                   one entry a row at distinct random columns
                                                        (a scaled permutation when cols = n)
   multimodal:rows=R[,cols=R],lens=L1/L2/..,weights=W1/W2/..
@@ -62,7 +62,7 @@ export const SPEC_HELP = `  stencil:dims=2|3,n=N,points=5|9 (2-D) or 7|27 (3-D) 
                                                        distinct random columns
   irregular:n=N,min=A,max=B[,far=0.05]                irregular band: A..B entries a row within 4·B of
                                                        the diagonal, each anywhere with probability far
-  Keys with a cols value make rectangular matrices (uniform, powerlaw, perm, multimodal).
+  A cols key makes a rectangular matrix (uniform, powerlaw, perm, multimodal).
   Random values lie in (-1, 1) with 24 significant bits, so f32 and f64 files hold the same numbers.
   At most 2^31-1 nonzeros.`;
 
