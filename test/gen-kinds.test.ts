@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { generateMatrix, nnzBound, parseGenSpec } from '../src/matrix/generate/index.js';
+import { KeyedPermutation, rngFor } from '../src/matrix/generate/rng.js';
 import type { CsrMatrix } from '../src/matrix/types.js';
 import { assertCanonical, hashMatrices, rowCols } from './gen-helpers.js';
 
@@ -234,7 +235,7 @@ test('irregular: lengths uniform in [min, max], entries near the diagonal but fo
 test('golden hashes of the class specs (seed 1) are pinned', () => {
   // Computed once with this implementation; a change means every user's generated data changes.
   const golden: [string, number, string][] = [
-    ['powerlaw:rows=50,avg=3,max=20', 150, 'a0a407aa8626140c336db5cd49a6f63dfb4aa9e1da1df7bd957691785e18378f'],
+    ['powerlaw:rows=50,avg=3,max=20', 150, '78ca86788e3c7ddd8b9c4f846f6768f8e8bfb62fc53e8109383d68d5d17a61ae'],
     ['fem:dims=2,n=3,block=2', 196, '0bf4285a00db91555b17cdd7caa240ecccbf3c2ab90b48e0f8d173de67d2090b'],
     ['circuit:rows=40,nnz_row=3,hubs=2,hub_size=6', 143, '6dad9fd4dc7d165ccfb6be52d192aac261dc53711af6219c9dda28df627f8a0d'],
     ['longrow:n=30,bw=1,long_rows=1,long_cols=1', 141, '073f93297b4c283be9df20d93f721f6ab4563fec75c2f11b395dec8eda68a3c8'],
@@ -247,4 +248,27 @@ test('golden hashes of the class specs (seed 1) are pinned', () => {
     assert.equal(nnzOf(m), nnz, text);
     assert.equal(hashMatrices([m]), hash, text);
   }
+});
+
+test('KeyedPermutation is a bijection of [0, n) for any n, and differs by seed', () => {
+  for (const n of [1, 2, 3, 4, 5, 17, 1000, 4096, 4097, 70001]) {
+    const p = new KeyedPermutation(n, rngFor(1, 0));
+    const seen = new Uint8Array(n);
+    for (let x = 0; x < n; x++) {
+      const y = p.at(x);
+      assert.ok(Number.isInteger(y) && y >= 0 && y < n, `n=${n}: ${x} -> ${y}`);
+      assert.equal(seen[y], 0, `n=${n}: ${y} twice`);
+      seen[y] = 1;
+    }
+  }
+  const a = new KeyedPermutation(1000, rngFor(1, 0));
+  const b = new KeyedPermutation(1000, rngFor(2, 0));
+  const first = (p: KeyedPermutation) => Array.from({ length: 10 }, (_, x) => p.at(x));
+  assert.notDeepEqual(first(a), first(b));
+  assert.ok(first(a).some((y, x) => y !== x));
+  // the widest column range: images stay below 2^31 - 1
+  const wide = new KeyedPermutation(2 ** 31 - 1, rngFor(1, 0));
+  for (let x = 2 ** 31 - 20; x < 2 ** 31 - 1; x++) assert.ok(wide.at(x) < 2 ** 31 - 1);
+  const m = generateMatrix('powerlaw:rows=20,cols=2147483647,avg=3,max=50', 1);
+  assertCanonical(m);
 });

@@ -42,7 +42,6 @@ test('bad class specs are UserErrors naming the spec and the key', () => {
     ['powerlaw:rows=10,avg=2,max=5,alpha=-1', /alpha=-1 is not a non-negative number/],
     ['powerlaw:rows=10,avg=2,max=5,skew=11', /skew=11 must be from 0 to 10/],
     ['powerlaw:rows=10,avg=2,max=5,beta=1', /unknown key "beta" for powerlaw; keys: rows, avg, max, cols, alpha, skew/],
-    ['powerlaw:rows=10,cols=200000000,avg=2,max=5', /cols=200000000 with skew=1: skewed columns allow at most 134217728 columns \(or use skew=0\)/],
     ['powerlaw:rows=2000000000,avg=2,max=5,skew=0', /4,000,000,000 nonzeros, more than the limit/],
     ['fem:dims=4,n=3,block=2', /dims=4 must be from 2 to 3/],
     ['fem:dims=3,n=3', /missing block=/],

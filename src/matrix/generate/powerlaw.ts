@@ -4,12 +4,15 @@
 // uniform draw), then d_i = clip(round(s·x_i), 1, max) with the largest scale s (bisection) whose
 // total stays at most floor(avg·rows): the mean is avg up to rounding, never above it, so nnzBound
 // is a true bound. Columns: rank r of a Zipf-like law of exponent skew (continuous inverse CDF over
-// [1, cols+1)), mapped through a seeded random permutation of the columns, so a few random columns
-// are hubs. Math.pow/exp/log are V8's fdlibm ports, the same on every platform.
+// [1, cols+1)), mapped through a seeded pseudo-random permutation of the columns (KeyedPermutation,
+// no table), so a few random columns are hubs. Math.pow/exp/log are V8's fdlibm ports, the same on every platform.
 import type { CsrMatrix } from '../types.js';
 import { ColumnSampler, RowMarks, rowPtrOf, sortRange } from './columns.js';
-import { randomValues, type Rng } from './rng.js';
+import { KeyedPermutation, randomValues, type Rng } from './rng.js';
 import type { PowerlawSpec } from './spec.js';
+
+/** Rows this short check for repeats by scanning what was drawn. */
+const SCAN_LIMIT = 16;
 
 export function generatePowerlaw(spec: PowerlawSpec, rng: Rng): CsrMatrix {
   const { rows, cols } = spec;
@@ -45,8 +48,10 @@ export function powerlawDegrees(spec: Pick<PowerlawSpec, 'rows' | 'avg' | 'max' 
   let hi = max;
   for (let it = 0; it < 48 && hi - lo > 1e-12 * hi; it++) {
     const mid = (lo + hi) / 2;
-    if (total(mid) <= target) lo = mid;
+    const t = total(mid);
+    if (t <= target) lo = mid;
     else hi = mid;
+    if (t === target) break;
   }
   const degree = new Int32Array(rows);
   for (let i = 0; i < rows; i++) degree[i] = Math.min(max, Math.max(1, Math.round(lo * x[i])));
@@ -55,27 +60,19 @@ export function powerlawDegrees(spec: Pick<PowerlawSpec, 'rows' | 'avg' | 'max' 
 
 /** Distinct columns for a row, drawn with Zipf(skew) popularity over a random order of the columns. */
 class SkewedColumns {
-  private readonly perm: Int32Array | null = null;
+  /** rank -> column: which columns are the popular ones */
+  private readonly order: KeyedPermutation | null = null;
   private readonly marks = new RowMarks();
   private readonly uniform = new ColumnSampler();
   private readonly a1: number;
   private readonly span: number;
   private readonly logEnd: number;
 
-  constructor(private readonly cols: number, private readonly skew: number, rng: Rng) {
+  constructor(private readonly cols: number, skew: number, rng: Rng) {
     this.a1 = 1 - skew;
     this.span = 1 - Math.pow(cols + 1, this.a1);
     this.logEnd = Math.log(cols + 1);
-    if (skew === 0) return;
-    const perm = new Int32Array(cols);
-    for (let i = 0; i < cols; i++) perm[i] = i;
-    for (let i = cols - 1; i > 0; i--) {
-      const j = rng.below(i + 1);
-      const t = perm[i];
-      perm[i] = perm[j];
-      perm[j] = t;
-    }
-    this.perm = perm;
+    if (skew > 0) this.order = new KeyedPermutation(cols, rng);
   }
 
   /** Popularity rank in [0, cols): 0 is the most popular column. */
@@ -91,19 +88,38 @@ class SkewedColumns {
    * columns it does not have yet, so the work stays O(k) whatever k and skew are.
    */
   fill(rng: Rng, k: number, out: Int32Array, at: number): void {
-    const perm = this.perm;
-    if (!perm) {
+    const order = this.order;
+    if (!order) {
       this.uniform.draw(rng, this.cols, k, out, at);
       return;
     }
-    const marks = this.marks;
-    marks.begin(this.cols);
     let m = 0;
-    for (let tries = 4 * k + 64; m < k && tries > 0; tries--) {
-      const c = perm[this.rank(rng)];
-      if (marks.add(c)) out[at + m++] = c;
+    if (k <= SCAN_LIMIT) {
+      // short rows (most of them): look through what was drawn, no table
+      const taken = (c: number) => {
+        for (let q = at; q < at + m; q++) if (out[q] === c) return true;
+        return false;
+      };
+      for (let tries = 4 * k + 64; m < k && tries > 0; tries--) {
+        const c = order.at(this.rank(rng));
+        if (!taken(c)) out[at + m++] = c;
+      }
+      for (let r = 0; m < k; r++) {
+        const c = order.at(r);
+        if (!taken(c)) out[at + m++] = c;
+      }
+    } else {
+      const marks = this.marks;
+      marks.begin(this.cols);
+      for (let tries = 4 * k + 64; m < k && tries > 0; tries--) {
+        const c = order.at(this.rank(rng));
+        if (marks.add(c)) out[at + m++] = c;
+      }
+      for (let r = 0; m < k; r++) {
+        const c = order.at(r);
+        if (marks.add(c)) out[at + m++] = c;
+      }
     }
-    for (let r = 0; m < k; r++) if (marks.add(perm[r])) out[at + m++] = perm[r];
     sortRange(out, at, at + k);
   }
 }

@@ -80,9 +80,6 @@ const KEYS: Record<GenSpec['kind'], { required: string[]; optional: string[] }> 
   irregular: { required: ['n', 'min', 'max'], optional: ['far'] },
 };
 
-/** Skewed columns keep a permutation of the columns (4 bytes a column) in memory. */
-export const MAX_SKEWED_COLS = 2 ** 27;
-
 /** Parses a generator spec; every error names the spec and says what is accepted. */
 export function parseGenSpec(text: string): GenSpec {
   const fail = (why: string): never => {
@@ -178,7 +175,6 @@ export function parseGenSpec(text: string): GenSpec {
       if (max > cols) fail(`max=${max} exceeds cols=${cols} (columns of a row are distinct)`);
       const avg = real('avg', 1, 1, max);
       const skew = real('skew', 1, 0, 10);
-      if (skew > 0 && cols > MAX_SKEWED_COLS) fail(`cols=${cols} with skew=${skew}: skewed columns allow at most ${MAX_SKEWED_COLS} columns (or use skew=0)`);
       spec = { kind: 'powerlaw', rows, cols, avg, max, alpha: real('alpha', 2.1, 0, 10), skew };
       break;
     }
