@@ -89,7 +89,7 @@ test('bad suites give errors naming the file and the JSON path of the field', ()
 test('the shipped suites in reports/suites validate and cover the seeds\' figure grids', async () => {
   const dir = join(REPO, 'reports', 'suites');
   const names = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-  assert.deepEqual(names, ['ci-smoke.json', 'paper-spmm.json', 'spgemm.json']);
+  assert.deepEqual(names, ['ci-smoke.json', 'paper-spmm.json', 'spgemm-wide.json', 'spgemm.json']);
   const suites = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await loadSuite(join(dir, n))] as const)));
   const paper = suites['paper-spmm.json'].cases.map((c) => c.name);
   for (const f of ['fig6a', 'fig6b', 'fig7a', 'fig7b', 'fig7c', 'fig7d', 'fig7e', 'fig7f', 'fig8']) assert.ok(paper.includes(f), f);
