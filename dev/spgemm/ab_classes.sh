@@ -12,7 +12,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 
 nvcc -std=c++17 -O3 -arch=sm_90 -I. cuda/drivers/spgemm_cuda.cu -lcusparse -o /tmp/new > "$OUT/build.log" 2>&1 & b1=$!
 (cd "$BASE" && nvcc -std=c++17 -O3 -arch=sm_90 -I. cuda/drivers/spgemm_cuda.cu -lcusparse -o /tmp/old) > "$OUT/build_base.log" 2>&1 & b2=$!
 g++ -std=c++17 -O2 dev/spgemm/classes_gen.cpp -o /tmp/cg || exit 1
-g++ -std=c++17 -O2 -I. "$BASE"/cuda/tools/spgemm_gen.cpp -o /tmp/og || exit 1
+g++ -std=c++17 -O2 -I. dev/spgemm/spgemm_gen.cpp -o /tmp/og || exit 1
 M=/tmp/m; mkdir -p $M
 ODD_OLD="one all_empty empty_rows dense_small big_row rect_a rect_b wide_a wide_b rmat14"
 ODD_NEW="one_row longrow_small direct_mix"
