@@ -52,6 +52,29 @@ test('planSpgemm: one case per input × precision, files before generated specs'
 test('planSpgemm: --b names the product in the id', () => {
   const [p] = planSpgemm(spgemm({ inputs: ['a.mtx'], b: '/y/b.mtx' }));
   assert.equal(p.id, 'spgemm/a.mtx*b.mtx/f32');
-  assert.equal(p.b, '/y/b.mtx');
+  assert.deepEqual(p.b, { kind: 'file', path: '/y/b.mtx' });
   assert.equal(p.params.b, 'b.mtx');
+});
+
+test('planSpgemm: files of one name in two folders are told apart by their folders', () => {
+  const plans = planSpgemm(spgemm({ inputs: ['/d/a/m.mtx', '/d/b/m.mtx', '/d/c/x.mtx'] }));
+  assert.deepEqual(plans.map((p) => p.id), ['spgemm/a/m.mtx/f32', 'spgemm/b/m.mtx/f32', 'spgemm/x.mtx/f32']);
+  assert.deepEqual(plans.map((p) => p.source), [{ kind: 'file', path: '/d/a/m.mtx' }, { kind: 'file', path: '/d/b/m.mtx' }, { kind: 'file', path: '/d/c/x.mtx' }]);
+  const [ab] = planSpgemm(spgemm({ inputs: ['/d/a/m.mtx'], b: '/d/b/m.mtx' }));
+  assert.equal(ab.id, 'spgemm/a/m.mtx*b/m.mtx/f32');
+  assert.throws(() => planSpgemm(spgemm({ inputs: ['/d/a/m.mtx', '/d/b/../a/m.mtx'] })), /two cases would have the id spgemm\/m\.mtx\/f32/);
+});
+
+test('planSpgemm: --gen-b names a generated second operand', () => {
+  const [p] = planSpgemm(spgemm({ gen: ['uniform:rows=5,cols=3,nnz_row=1'], genB: 'uniform:rows=3,cols=7,nnz_row=1' }));
+  assert.equal(p.id, 'spgemm/uniform:rows=5,cols=3,nnz_row=1*uniform:rows=3,cols=7,nnz_row=1/f32');
+  assert.deepEqual(p.b, { kind: 'gen', spec: 'uniform:rows=3,cols=7,nnz_row=1' });
+  assert.throws(() => planSpgemm(spgemm({ gen: ['x'], genB: 'y', b: '/b.mtx' })), /--gen-b: cannot be combined with --b/);
+});
+
+test('planSpmm: --matrices of one name in two folders are named with their folders and keyed by path', () => {
+  const one = planSpmm(spmm({ matrices: ['/d/a/m.mtx', '/d/b/m.mtx'] }));
+  assert.equal(one[0].cases[0].id, 'spmm/matrices=a/m.mtx+b/m.mtx/nb=64/f32/kernel');
+  const other = planSpmm(spmm({ matrices: ['/e/a/m.mtx', '/e/b/m.mtx'] }));
+  assert.notEqual(one[0].inputKey, other[0].inputKey);
 });

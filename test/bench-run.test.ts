@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { RunProgress, SpgemmRequest, SpmmRequest } from '../src/bench/api.js';
 import type { BenchDeps } from '../src/bench/deps.js';
 import type { BenchSink } from '../src/bench/native-run.js';
-import { ResultFile, type CaseResult } from '../src/bench/result-file.js';
+import { ResultFile, type CaseResult } from '../src/results/schema.js';
 import { runSpmm } from '../src/bench/spmm-run.js';
 import { runSpgemm } from '../src/bench/spgemm-run.js';
 import { generateBatch, parseGenSpec, parseRange } from '../src/matrix/generate/index.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ResultFile } from '../src/bench/result-file.js';
+import { ResultFile } from '../src/results/schema.js';
 import { spbench } from './cli-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spbench-cli-e2e-'));
@@ -90,6 +90,41 @@ test('spgemm A·B with --b on rectangular files; a non-conformant pair is a usag
   const square = spbench(['spgemm', a, ...FAST]);
   assert.equal(square.code, 2);
   assert.match(square.stderr, /rect-a\.mtx: A·A needs a square matrix, but it is 2×3/);
+});
+
+test('spgemm a/m.mtx b/m.mtx: two matrices of one file name give two distinct, correct results', () => {
+  mkdirSync(join(dir, 'a'));
+  mkdirSync(join(dir, 'b'));
+  const a = join(dir, 'a', 'm.mtx');
+  const b = join(dir, 'b', 'm.mtx');
+  writeMtx(a, 3, 3, [[1, 1, 2], [2, 3, 1], [3, 2, 4]]); // nnz 3
+  writeMtx(b, 4, 4, [[1, 2, 1], [2, 1, 1], [3, 4, 2], [4, 4, 3], [4, 1, 5]]); // nnz 5
+  const r = spbench(['spgemm', a, b, ...FAST, '--json', '-']);
+  assert.equal(r.code, 0, r.stderr);
+  const file = ResultFile.parse(JSON.parse(r.stdout));
+  assert.deepEqual(file.cases.map((c) => c.id), ['spgemm/a/m.mtx/f32', 'spgemm/b/m.mtx/f32']);
+  assert.deepEqual(file.cases.map((c) => [c.input.source, c.input.a_rows, c.input.a_nnz]), [[a, 3, 3], [b, 4, 5]]);
+  assert.deepEqual(file.cases.map((c) => c.label), ['a/m.mtx squared · f32', 'b/m.mtx squared · f32']);
+  assertAllVerified(file);
+  // the same file twice would be two cases with one id: an input error
+  const twice = spbench(['spgemm', a, `${dir}/a/../a/m.mtx`, ...FAST]);
+  assert.equal(twice.code, 2);
+  assert.equal(twice.stderr, `spbench: spgemm: file '${dir}/a/../a/m.mtx' is given twice (each input is one case)\n`);
+});
+
+test('spgemm --gen A --gen-b B: a rectangular product of two generated matrices, verified', () => {
+  const A = 'uniform:rows=50,cols=30,nnz_row=3';
+  const B = 'uniform:rows=30,cols=70,nnz_row=4';
+  const r = spbench(['spgemm', '--gen', A, '--gen-b', B, ...FAST, '--json', '-']);
+  assert.equal(r.code, 0, r.stderr);
+  const file = ResultFile.parse(JSON.parse(r.stdout));
+  assert.deepEqual(file.cases.map((c) => c.id), [`spgemm/${A}*${B}/f32`]);
+  assert.deepEqual(file.cases[0].input, { source: `gen ${A}`, a_rows: 50, a_cols: 30, a_nnz: 150, b_source: `gen ${B}`, b_rows: 30, b_cols: 70, b_nnz: 120 });
+  assertAllVerified(file);
+  // the same pair the other way round does not conform
+  const bad = spbench(['spgemm', '--gen', B, '--gen-b', A, ...FAST]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^spbench: --gen-b: .*A·B needs A's columns \(70\) to equal B's rows \(50\)/m);
 });
 
 test('a method that fails verification shows as FAILED without speed (fault injected into spbench-cpu)', () => {

@@ -1,5 +1,5 @@
 // `spbench report`: picks the printer for a format. Printers only format; nothing here measures.
-import type { ResultFile } from '../bench/result-file.js';
+import type { ResultFile } from '../results/schema.js';
 import { UserError } from '../util/errors.js';
 import { renderCsv } from './csv.js';
 import { renderHtml } from './html.js';
