@@ -39,13 +39,6 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T
   }
 }
 
-/** Milliseconds left, extrapolated from the cases done so far; null before the first case ends. */
-export function etaMs(p: RunProgress): number | null {
-  if (p.total === 0 || p.done <= 0) return null;
-  if (p.done >= p.total) return 0;
-  return (p.elapsedMs / p.done) * (p.total - p.done);
-}
-
 export class ProgressTracker {
   private readonly start = Date.now();
   done = 0;

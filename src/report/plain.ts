@@ -1,10 +1,11 @@
 // Plain lines for logs and CI (not a TTY, or CI set): a sink that prints progress to stderr, and
 // the results as one line per method, same order and wording as the tables.
 import type { RunSink } from '../bench/api.js';
-import { etaMs, type BenchSink } from '../bench/native-run.js';
+import type { BenchSink } from '../bench/native-run.js';
+import { etaMs, formatDuration as fmtDuration } from '../util/duration.js';
 import {
-  caseHeader, fastestPeer, fmtBytes, fmtDuration, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, orderResults, reasonText, speedupVsPeer, statusText,
-} from '../bench/present.js';
+  caseHeader, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, orderResults, reasonText, speedupVsPeer, statusText,
+} from './present.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import type { ExplainLine } from '../native/protocol.js';
 
@@ -66,7 +67,7 @@ export function plainSink(opts: { quiet: boolean; err?: NodeJS.WritableStream; o
       const now = Date.now();
       if (p.done === last.done && now - last.at < PROGRESS_EVERY_MS) return;
       last = { done: p.done, at: now };
-      const eta = etaMs(p);
+      const eta = p.total > 0 ? etaMs(p.elapsedMs, p.done / p.total) : null;
       err.write(`[${p.done}/${p.total}] ${p.label}  elapsed ${fmtDuration(p.elapsedMs)}${eta === null ? '' : `  ETA ${fmtDuration(eta)}`}\n`);
     },
     caseDone() {},

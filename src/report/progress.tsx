@@ -2,8 +2,8 @@
 // choice, builds) stay printed above it. Imported with `await import()` only when used, so startup stays fast.
 import { Box, render, Static, Text } from 'ink';
 import type { RunProgress } from '../bench/api.js';
-import { etaMs, type BenchSink } from '../bench/native-run.js';
-import { fmtDuration } from '../bench/present.js';
+import type { BenchSink } from '../bench/native-run.js';
+import { etaMs, formatDuration as fmtDuration } from '../util/duration.js';
 import { explainOnce } from './plain.js';
 
 export interface ProgressState extends RunProgress {
@@ -11,7 +11,7 @@ export interface ProgressState extends RunProgress {
 }
 
 export function ProgressView(props: ProgressState) {
-  const eta = etaMs(props);
+  const eta = props.total > 0 ? etaMs(props.elapsedMs, props.done / props.total) : null;
   const width = 30;
   const filled = props.total > 0 ? Math.round((props.done / props.total) * width) : 0;
   return (

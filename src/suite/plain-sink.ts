@@ -1,14 +1,7 @@
 // Plain-line progress for `spbench run` when stdout is not a TTY (CI logs): one line when a case
 // starts and ends, and at most one progress line per `everyMs` while it runs.
 import type { SuiteProgress, SuiteSink } from './run.js';
-
-export function duration(ms: number | null): string {
-  if (ms === null || !Number.isFinite(ms)) return '?';
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m} min ${s % 60} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
-}
+import { formatDuration as duration } from '../util/duration.js';
 
 export function progressText(p: SuiteProgress): string {
   const head = `[${p.casesDone}/${p.casesTotal}] ${p.suite}`;

@@ -4,7 +4,7 @@
 import React from 'react';
 import { Box, Static, Text, render } from 'ink';
 import type { SuiteProgress, SuiteSink } from './run.js';
-import { duration } from './plain-sink.js';
+import { formatDuration as duration } from '../util/duration.js';
 
 interface Line {
   id: number;

@@ -3,6 +3,7 @@
 // run still fails (a missing case must never look like "no regression" in CI).
 import type { BackendChoice, RunSink, SpgemmRequest, SpmmRequest } from '../bench/api.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
+import { etaMs } from '../util/duration.js';
 import { EnvironmentError, RuntimeFailure, UserError } from '../util/errors.js';
 import { mergeResultFiles, type NamedResult } from './merge.js';
 import { describeCase, spgemmRequest, spmmRequest } from './requests.js';
@@ -38,12 +39,6 @@ export interface SuiteRunOptions {
   now?: () => number; // injectable clock for tests
 }
 
-/** Estimated time left from the fraction of work done (cases, plus the running case's own progress). */
-export function eta(elapsedMs: number, fraction: number): number | null {
-  if (!(fraction > 0) || fraction > 1) return null;
-  return (elapsedMs * (1 - fraction)) / fraction;
-}
-
 export interface SuiteOutcome {
   file: ResultFile | null; // null when no case produced results
   warnings: string[];
@@ -59,7 +54,7 @@ export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<Sui
   const errors: { name: string; error: Error }[] = [];
   const report = (done: number, current: string, detail: string, inner: number) => {
     const elapsedMs = now() - t0;
-    opts.sink.progress({ suite: suite.name, casesDone: done, casesTotal: total, current, detail, elapsedMs, etaMs: eta(elapsedMs, (done + inner) / total) });
+    opts.sink.progress({ suite: suite.name, casesDone: done, casesTotal: total, current, detail, elapsedMs, etaMs: etaMs(elapsedMs, (done + inner) / total) });
   };
   for (const [i, c] of suite.cases.entries()) {
     report(i, c.name, describeCase(c), 0);
