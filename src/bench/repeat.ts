@@ -5,7 +5,7 @@ import type { ResultLine } from '../native/protocol.js';
 import { RuntimeFailure } from '../util/errors.js';
 import { invokeNative, type BenchSink, type NativeOutput, type ProgressTracker } from './native-run.js';
 import type { BenchDeps } from './deps.js';
-import { summarize } from './stats.js';
+import { summarize } from '../stats.js';
 
 /** A result line, with the medians of the separate runs when there were several. */
 export type RepeatedLine = ResultLine & { run_medians_ms?: number[] };

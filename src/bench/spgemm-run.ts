@@ -9,7 +9,7 @@ import { describeMatrices, ProgressTracker, withTempDir, type BenchSink } from '
 import { invokeRepeated } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { planSpgemm, sourceKey, type SpgemmCasePlan, type SpgemmSource } from './spgemm-plan.js';
-import { toMethodResult } from './stats.js';
+import { toMethodResult } from './figures.js';
 
 async function loadOperand(d: BenchDeps, s: SpgemmSource, seed: number): Promise<CsrMatrix> {
   return s.kind === 'file' ? d.loadMatrix(s.path) : d.generateMatrix(s.spec, seed);

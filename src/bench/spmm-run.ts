@@ -11,7 +11,7 @@ import { describeMatrices, ProgressTracker, withTempDir, type BenchSink } from '
 import { invokeRepeated, type RepeatedLine } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
-import { toMethodResult } from './stats.js';
+import { toMethodResult } from './figures.js';
 
 /** Timing on a GPU needs enough samples for a median and a significance test in compare. */
 export const GPU_MIN_SAMPLES = 20;

@@ -2,9 +2,9 @@
 // The build hash covers every file under `hashed` (folders or files relative to cuda/), so a change
 // to any header a target may include rebuilds it.
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { cudaSourceOverride } from '../config.js';
+import { PACKAGE_DIR } from '../util/package-root.js';
 
 export type TargetName = 'cpu' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
 export const TARGETS: readonly TargetName[] = ['cpu', 'probe', 'spmm-cuda', 'spgemm-cuda'];
@@ -78,11 +78,11 @@ export function gpuTargetFor(op: 'spmm' | 'spgemm'): TargetName {
   return op === 'spmm' ? 'spmm-cuda' : 'spgemm-cuda';
 }
 
-/** cuda/ of this package (dist/src/native → ../../../cuda), or $SPBENCH_CUDA_DIR. */
+/** cuda/ of this package, or $SPBENCH_CUDA_DIR. */
 export function cudaSourceDir(): string {
   const given = cudaSourceOverride();
   if (given) return given;
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'cuda');
+  return join(PACKAGE_DIR, 'cuda');
 }
 
 /** Whether this checkout has the target's main source (GPU drivers arrive in later issues). */
