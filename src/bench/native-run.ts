@@ -10,6 +10,7 @@ import { RuntimeFailure } from '../util/errors.js';
 import type { RunProgress, RunSink } from './api.js';
 import type { BenchDeps } from './deps.js';
 import { extraNativeArgs } from '../config.js';
+import type { Op } from '../kinds.js';
 
 /** A RunSink that may also receive derived-parameter tables (`--explain`). */
 export interface BenchSink extends RunSink {
@@ -64,7 +65,7 @@ export interface NativeOutput {
  * One native invocation. Child progress lines refine the current case's label, log lines go to
  * the sink as they arrive; results are checked to belong to `op` (another op means a broken executable).
  */
-export async function invokeNative(deps: BenchDeps, exe: string, args: string[], op: 'spmm' | 'spgemm', sink: BenchSink, progress: ProgressTracker, label: string): Promise<NativeOutput> {
+export async function invokeNative(deps: BenchDeps, exe: string, args: string[], op: Op, sink: BenchSink, progress: ProgressTracker, label: string): Promise<NativeOutput> {
   const out: NativeOutput = { env: null, results: [] };
   const onLine = (l: NativeLine): void => {
     if (l.type === 'progress') progress.report(`${label} — ${l.label} (${l.done}/${l.total})`);

@@ -5,6 +5,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { cudaSourceOverride } from '../config.js';
 import { PACKAGE_DIR } from '../util/package-root.js';
+import type { Op } from '../kinds.js';
 
 export type TargetName = 'cpu' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
 export const TARGETS: readonly TargetName[] = ['cpu', 'probe', 'spmm-cuda', 'spgemm-cuda'];
@@ -22,7 +23,7 @@ export interface TargetSpec {
 }
 
 /** A GPU driver: cuda/drivers/<op>_cuda.cu with its kernels (cuda/<op>/) and peers, for the probed GPU. */
-function gpuDriver(op: 'spmm' | 'spgemm', libs: Array<'cusparse' | 'cublas'>): TargetSpec {
+function gpuDriver(op: Op, libs: Array<'cusparse' | 'cublas'>): TargetSpec {
   return {
     name: `${op}-cuda`,
     exe: `spbench-${op}-cuda`,
@@ -74,7 +75,7 @@ export function isTargetName(s: string): s is TargetName {
 }
 
 /** The GPU executable that runs an op. */
-export function gpuTargetFor(op: 'spmm' | 'spgemm'): TargetName {
+export function gpuTargetFor(op: Op): TargetName {
   return op === 'spmm' ? 'spmm-cuda' : 'spgemm-cuda';
 }
 

@@ -1,7 +1,7 @@
 // Glue for `spbench run`: load the suite, pick the renderer (ink on a TTY, plain lines otherwise),
 // run, write the result file atomically, then fail if any case failed.
 import { existsSync, statSync } from 'node:fs';
-import type { BackendChoice } from '../bench/api.js';
+import type { BackendChoice } from '../kinds.js';
 import { UserError } from '../util/errors.js';
 import { renderReport } from '../report/index.js';
 import { inCi } from '../config.js';

@@ -1,7 +1,8 @@
 // Runs every case of a suite in order through the spmm/spgemm core and merges the result files.
 // A case that throws does not stop the others; the error is rethrown after the merge so that the
 // run still fails (a missing case must never look like "no regression" in CI).
-import type { BackendChoice, RunSink, SpgemmRequest, SpmmRequest } from '../bench/api.js';
+import type { RunSink, SpgemmRequest, SpmmRequest } from '../bench/api.js';
+import type { BackendChoice } from '../kinds.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { etaMs } from '../util/duration.js';
 import { EnvironmentError, RuntimeFailure, UserError } from '../util/errors.js';
