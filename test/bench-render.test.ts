@@ -67,7 +67,7 @@ test('table: spgemm shows memory relative to the fastest peer and phase breakdow
 test('progress view: cases done/total, current case, elapsed and ETA', async () => {
   const React = await import('react');
   const { renderToString } = await import('ink');
-  const { ProgressView } = await import('../src/report/progress.js');
+  const { ProgressView } = await import('../src/progress/view.js');
   const text = renderToString(React.createElement(ProgressView, { done: 2, total: 8, label: 'batch 100 · dim 64 · nB 64 · f32 · kernel', elapsedMs: 10_000, logs: ['backend: cpu (requested)'] }));
   assert.match(text, /2\/8 cases · elapsed 10 s · ETA 30 s/);
   assert.match(text, /running batch 100 · dim 64 · nB 64 · f32 · kernel/);
@@ -91,6 +91,6 @@ test('plain sink: one progress line per case (child progress throttled), ETA, lo
     sink.progress({ done: 4, total: 4, label: 'run b', elapsedMs: 40_000 });
     return chunks.join('');
   };
-  assert.equal(collect(false), 'backend: cpu\n[0/4] run a  elapsed 0 s\n[2/4] run b  elapsed 20 s  ETA 20 s\n');
+  assert.equal(collect(false), 'backend: cpu\n[0/4] run a · elapsed 0 s\n[2/4] run b · elapsed 20 s · ETA 20 s\n');
   assert.equal(collect(true), '');
 });

@@ -1,6 +1,7 @@
 // What the spmm / spgemm commands and suites ask the core to run. The CLI and `spbench run` both
 // build these requests; src/bench/spmm-run.ts and spgemm-run.ts carry them out.
 import type { CaseResult } from '../results/schema.js';
+import type { ProgressEvent } from '../progress/event.js';
 import type { BackendChoice, Layout, Precision, TimingMode } from '../kinds.js';
 
 
@@ -37,16 +38,9 @@ export interface SpgemmRequest {
   backend: BackendChoice;
 }
 
-export interface RunProgress {
-  done: number; // cases finished
-  total: number;
-  label: string; // current case
-  elapsedMs: number;
-}
-
 /** Receives events while a request runs; renderers (ink, plain lines, JSON) implement it. */
 export interface RunSink {
-  progress(p: RunProgress): void;
+  progress(p: ProgressEvent): void;
   caseDone(c: CaseResult): void;
   log(message: string): void;
 }

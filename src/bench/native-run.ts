@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { CsrMatrix } from '../matrix/types.js';
 import type { EnvLine, ExplainLine, NativeLine, ResultLine } from '../native/protocol.js';
 import { RuntimeFailure } from '../util/errors.js';
-import type { RunProgress, RunSink } from './api.js';
+import type { RunSink } from './api.js';
 import type { BenchDeps } from './deps.js';
 import { extraNativeArgs } from '../config.js';
 import type { Op } from '../kinds.js';

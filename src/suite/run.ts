@@ -4,6 +4,7 @@
 import type { RunSink, SpgemmRequest, SpmmRequest } from '../bench/api.js';
 import type { BackendChoice } from '../kinds.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
+import type { ProgressEvent } from '../progress/event.js';
 import { etaMs } from '../util/duration.js';
 import { EnvironmentError, RuntimeFailure, UserError } from '../util/errors.js';
 import { mergeResultFiles, type NamedResult } from './merge.js';
@@ -15,18 +16,9 @@ export interface Runners {
   spgemm(req: SpgemmRequest, sink: RunSink): Promise<ResultFile>;
 }
 
-export interface SuiteProgress {
-  suite: string;
-  casesDone: number;
-  casesTotal: number;
-  current: string; // name of the case running ('' when finished)
-  detail: string; // what the case is doing now (its own progress label)
-  elapsedMs: number;
-  etaMs: number | null; // null until something has finished
-}
-
 export interface SuiteSink {
-  progress(p: SuiteProgress): void;
+  /** title: the suite; done/total: suite cases; label: the case running ('' when finished); detail: its own progress */
+  progress(p: ProgressEvent): void;
   caseDone(name: string, cases: CaseResult[], elapsedMs: number): void;
   caseFailed(name: string, error: Error): void;
   log(message: string): void;
@@ -55,7 +47,7 @@ export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<Sui
   const errors: { name: string; error: Error }[] = [];
   const report = (done: number, current: string, detail: string, inner: number) => {
     const elapsedMs = now() - t0;
-    opts.sink.progress({ suite: suite.name, casesDone: done, casesTotal: total, current, detail, elapsedMs, etaMs: etaMs(elapsedMs, (done + inner) / total) });
+    opts.sink.progress({ title: suite.name, done, total, label: current, detail, elapsedMs, etaMs: etaMs(elapsedMs, (done + inner) / total) });
   };
   for (const [i, c] of suite.cases.entries()) {
     report(i, c.name, describeCase(c), 0);
