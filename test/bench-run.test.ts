@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { SpgemmRequest, SpmmRequest } from '../src/bench/api.js';
 import type { ProgressEvent as RunProgress } from '../src/progress/event.js';
 import type { BenchDeps } from '../src/bench/deps.js';
-import type { BenchSink } from '../src/bench/native-run.js';
+import type { BenchSink } from '../src/bench/api.js';
 import { ResultFile, type CaseResult } from '../src/results/schema.js';
 import { runSpmm } from '../src/bench/spmm-run.js';
 import { runSpgemm } from '../src/bench/spgemm-run.js';

@@ -2,6 +2,7 @@
 // build these requests; src/bench/spmm-run.ts and spgemm-run.ts carry them out.
 import type { CaseResult } from '../results/schema.js';
 import type { ProgressEvent } from '../progress/event.js';
+import type { ExplainLine } from '../native/protocol.js';
 import type { BackendChoice, Layout, Precision, TimingMode } from '../kinds.js';
 
 
@@ -43,4 +44,9 @@ export interface RunSink {
   progress(p: ProgressEvent): void;
   caseDone(c: CaseResult): void;
   log(message: string): void;
+}
+
+/** A RunSink that may also receive derived-parameter tables (`--explain`). */
+export interface BenchSink extends RunSink {
+  explain?(e: ExplainLine): void;
 }

@@ -5,17 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CsrMatrix } from '../matrix/types.js';
-import type { EnvLine, ExplainLine, NativeLine, ResultLine } from '../native/protocol.js';
+import type { EnvLine, NativeLine, ResultLine } from '../native/protocol.js';
 import { RuntimeFailure } from '../util/errors.js';
-import type { RunSink } from './api.js';
+import type { BenchSink, RunSink } from './api.js';
 import type { BenchDeps } from './deps.js';
 import { extraNativeArgs } from '../config.js';
 import type { Op } from '../kinds.js';
-
-/** A RunSink that may also receive derived-parameter tables (`--explain`). */
-export interface BenchSink extends RunSink {
-  explain?(e: ExplainLine): void;
-}
 
 /**
  * Runs `fn` with a fresh temporary directory that is removed afterwards, whatever happens, also

@@ -3,7 +3,8 @@
 // placement), so compare needs one median per process run to see that drift (docs/ci-workflow.md).
 import type { ResultLine } from '../native/protocol.js';
 import { RuntimeFailure } from '../util/errors.js';
-import { invokeNative, type BenchSink, type NativeOutput, type ProgressTracker } from './native-run.js';
+import type { BenchSink } from './api.js';
+import { invokeNative, type NativeOutput, type ProgressTracker } from './native-run.js';
 import type { BenchDeps } from './deps.js';
 import { summarize } from '../stats.js';
 import type { Op } from '../kinds.js';

@@ -1,6 +1,6 @@
 // Plain lines for logs and CI (not a TTY, or CI set): a sink that prints progress to stderr, and
 // the results as one line per method, same order and wording as the tables.
-import type { BenchSink } from '../bench/native-run.js';
+import type { BenchSink } from '../bench/api.js';
 import { plainProgress } from '../progress/event.js';
 import {
   caseHeader, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, orderResults, reasonText, speedupVsPeer, statusText,

@@ -1,6 +1,6 @@
 // Live progress of spmm/spgemm on a TTY: the one progress view (src/progress/view.tsx) fed by the
 // run's sink; explanations (--explain) are printed after it closes.
-import type { BenchSink } from '../bench/native-run.js';
+import type { BenchSink } from '../bench/api.js';
 import { startProgressView } from '../progress/view.js';
 import { explainOnce } from './plain.js';
 
