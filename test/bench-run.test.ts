@@ -138,7 +138,7 @@ test('runSpmm: the GPU backend needs at least 20 samples and uses the spmm-cuda 
 });
 
 const spgemmReq = (over: Partial<SpgemmRequest> = {}): SpgemmRequest => ({
-  inputs: [], gen: ['stencil:dims=2,n=4,points=5'], precision: ['f32'], methods: 'all', seed: 1, warmup: 0, samples: 2, breakdown: true, explain: true, backend: 'cpu', ...over,
+  inputs: [], gen: ['stencil:dims=2,n=4,points=5'], precision: ['f32'], methods: 'all', seed: 1, warmup: 0, samples: 2, breakdown: true, explain: true, verify: 'full', backend: 'cpu', ...over,
 });
 
 test('runSpgemm: one case per input × precision with options passed through', async () => {

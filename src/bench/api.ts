@@ -35,9 +35,17 @@ export interface SpgemmRequest {
   samples: number;
   breakdown: boolean;
   explain: boolean;
+  verify: VerifyMode;
   repeat?: number; // separate native process runs on the same inputs (default 1)
   backend: BackendChoice;
 }
+
+/**
+ * How results are checked against the CPU float64 reference: every row ('full', the reference cached by the
+ * operands' content so a second run or --repeat reads it), `rows:N` (N rows: the longest by products and the rest
+ * drawn from the seed; for products whose full reference takes too long) or not at all ('none').
+ */
+export type VerifyMode = 'full' | 'none' | `rows:${number}`;
 
 /** Receives events while a request runs; renderers (ink, plain lines, JSON) implement it. */
 export interface RunSink {

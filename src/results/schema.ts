@@ -15,7 +15,7 @@ export const MethodResult = z.object({
   // --repeat N ≥ 2: the median of each separate process run, in run order. Optional (absent with one
   // run and in older files): additive, so the schema stays spbench-results/1.
   run_medians_ms: z.array(z.number().nonnegative()).optional(),
-  // Derived from samples_ms by src/bench/stats.ts; null when there is no speed figure (not ok).
+  // Derived from samples_ms by src/bench/figures.ts (src/stats.ts); null when there is no speed figure (not ok).
   median_ms: z.number().nonnegative().nullable(),
   min_ms: z.number().nonnegative().nullable(),
   max_ms: z.number().nonnegative().nullable(),
