@@ -5,7 +5,7 @@ import { plainProgress } from '../progress/event.js';
 import { formatDuration } from '../util/duration.js';
 import type { SuiteSink } from './run.js';
 
-export function plainSink(write: (line: string) => void, everyMs = 10_000): SuiteSink {
+export function plainSuiteSink(write: (line: string) => void, everyMs = 10_000): SuiteSink {
   const progress = plainProgress(write, everyMs);
   return {
     progress,
