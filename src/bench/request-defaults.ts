@@ -1,7 +1,7 @@
 // The one set of request defaults (command line and suites) and the option that names each field
 // in messages. Kept apart from the zod schema (./request-schema.ts) so that registering the
 // commands, which shows these in --help, stays cheap.
-import type { Precision, TimingMode } from './api.js';
+import type { Precision, TimingMode } from '../kinds.js';
 
 /** The defaults of every request field, for the CLI and suites alike. */
 export const REQUEST_DEFAULTS = {

@@ -12,7 +12,8 @@ import { parseGenSpec } from '../matrix/generate/spec.js';
 import { parseRange } from '../matrix/generate/range.js';
 import { UserError } from '../util/errors.js';
 import { resolvedPath } from '../util/path-names.js';
-import { BACKENDS, LAYOUTS, PRECISIONS, TIMING_MODES, type Precision, type SpgemmRequest, type SpmmRequest, type TimingMode, type VerifyMode } from './api.js';
+import { LAYOUTS, PRECISIONS, TIMING_MODES, type Op } from '../kinds.js';
+import type { SpgemmRequest, SpmmRequest, VerifyMode } from './api.js';
 import { methodList, nonNegativeInt, oneOf, positiveInt, splitList } from './options.js';
 import { OPTION_NAME, REQUEST_DEFAULTS } from './request-defaults.js';
 
@@ -194,7 +195,7 @@ export function spgemmFromFields(v: Parsed<typeof SPGEMM_FIELDS>): SpgemmFields 
 /** A request object (command line or suite case) of one operation: fields, rules, defaults. */
 export function requestSchema<E extends z.ZodRawShape>(op: 'spmm', extra: E): z.ZodType<SpmmFields & z.output<z.ZodObject<E>>>;
 export function requestSchema<E extends z.ZodRawShape>(op: 'spgemm', extra: E): z.ZodType<SpgemmFields & z.output<z.ZodObject<E>>>;
-export function requestSchema(op: 'spmm' | 'spgemm', extra: z.ZodRawShape): z.ZodType {
+export function requestSchema(op: Op, extra: z.ZodRawShape): z.ZodType {
   if (op === 'spmm') {
     return z
       .strictObject({ ...extra, ...SPMM_FIELDS })

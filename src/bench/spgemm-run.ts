@@ -7,11 +7,12 @@ import { RuntimeFailure, UserError } from '../util/errors.js';
 import type { SpgemmRequest, VerifyMode } from './api.js';
 import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
-import { describeMatrices, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
+import type { BenchSink } from './api.js';
+import { describeMatrices, ProgressTracker, withTempDir } from './native-run.js';
 import { invokeRepeated } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { planSpgemm, sourceKey, type SpgemmCasePlan, type SpgemmSource } from './spgemm-plan.js';
-import { toMethodResult } from './stats.js';
+import { toMethodResult } from './figures.js';
 
 async function loadOperand(d: BenchDeps, s: SpgemmSource, seed: number): Promise<CsrMatrix> {
   return s.kind === 'file' ? d.loadMatrix(s.path) : d.generateMatrix(s.spec, seed);

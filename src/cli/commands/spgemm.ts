@@ -1,7 +1,8 @@
 // `spbench spgemm`: sparse × sparse (C = A·A or A·B), every method verified and timed
 // (core: src/bench/spgemm-run.ts).
 import type { Command } from 'commander';
-import { BACKENDS, type SpgemmRequest } from '../../bench/api.js';
+import type { SpgemmRequest } from '../../bench/api.js';
+import { BACKENDS } from '../../kinds.js';
 import { oneOf } from '../../bench/options.js';
 import { addCommonOptions, commonFields, type CommonBenchOptions } from '../bench-options.js';
 
