@@ -3,6 +3,7 @@
 //   swa-coo, swa-csr, swa-coo-shared, swa-csr-shared : the paper's SWA SpMM, one launch per matrix
 //   batched-coo, batched-csr                          : the paper's Batched SpMM, one launch per batch
 //   batched-csr-vec, batched-csr-vec-persist, batched-csr-flat, batched-ell : ours (registers + vector loads, see vec.cuh)
+//   batched-col (column-major, col.cuh), batched-staged (B_i staged in shared memory, staged.cuh)         : ours
 #pragma once
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +12,8 @@
 #include "device_batch.cuh"
 #include "swa.cuh"
 #include "vec.cuh"
+#include "col.cuh"
+#include "staged.cuh"
 
 namespace spb {
 
@@ -240,6 +243,34 @@ class CsrVec : public KernelMethod<T> {
   int grid_ = 1, tb_ = 256, ch_ = 1;
 };
 
+// ELL slots of a batch: the longest row rounded up to 1, 2, 3, 4, 6 or 8 (0: a row is longer than 8).
+template <typename T>
+inline int ell_slots(const HostBatch<T>& h) {
+  int longest = 0;
+  for (int64_t r = 0; r < h.total_rows; ++r) longest = std::max(longest, h.rp[r + 1] - h.rp[r]);
+  for (int k : {1, 2, 3, 4, 6, 8}) if (longest <= k) return k;
+  return 0;
+}
+
+// Each row's nonzeros in K fixed slots (padding: column -1, value 0), with block-diagonal columns
+// (ci_g, row-major kernels) or columns local to the matrix (column-major kernels). Built on the host.
+template <typename T>
+struct EllHost {
+  Pinned<int> cols;
+  Pinned<T> vals;
+  void build(const HostBatch<T>& h, int K, bool global_cols) {
+    cols = Pinned<int>(size_t(h.total_rows) * K);
+    vals = Pinned<T>(size_t(h.total_rows) * K);
+    for (int64_t r = 0; r < h.total_rows; ++r)
+      for (int q = 0; q < K; ++q) {
+        const int p = h.rp[r] + q;
+        const bool in = p < h.rp[r + 1];
+        cols[size_t(r) * K + q] = in ? (global_cols ? h.ci_g[p] : h.ci[p]) : -1;
+        vals[size_t(r) * K + q] = in ? h.val[p] : T(0);
+      }
+  }
+};
+
 // Ours: batched-ell (see ell_flat_kernel). Slots per row K = the batch's longest row rounded up to
 // 1, 2, 3, 4, 6 or 8; longer rows: not applicable. Row-major only. The ELL arrays are built on the
 // host in setup (untimed, like the block-diagonal peer's shifted columns) and are what e2e uploads.
@@ -250,24 +281,16 @@ class EllFlat : public Method<T> {
   std::string family() const override { return "ours"; }
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo&) const override {
     if (h.layout == Layout::Col) return "block-diagonal indexing needs row-major B and C";
-    if (slots(h) == 0) return "rows with more than 8 nonzeros (ELL slots are capped at 8; use batched-csr-flat)";
+    if (ell_slots(h) == 0) return "rows with more than 8 nonzeros (ELL slots are capped at 8; use batched-csr-flat)";
     if (uint64_t(h.total_rows) * 32 >= (1ull << 31)) return "too many rows for the kernel's 32-bit thread index";
     return "";
   }
   void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
     h_ = &h;
-    k_ = slots(h);
-    ec_h_ = Pinned<int>(size_t(h.total_rows) * k_);
-    ev_h_ = Pinned<T>(size_t(h.total_rows) * k_);
-    for (int64_t r = 0; r < h.total_rows; ++r)
-      for (int q = 0; q < k_; ++q) {
-        const int p = h.rp[r] + q;
-        const bool in = p < h.rp[r + 1];
-        ec_h_[size_t(r) * k_ + q] = in ? h.ci_g[p] : -1;
-        ev_h_[size_t(r) * k_ + q] = in ? h.val[p] : T(0);
-      }
-    ec_ = this->mem.template alloc<int>(ec_h_.n);
-    ev_ = this->mem.template alloc<T>(ev_h_.n);
+    k_ = ell_slots(h);
+    ell_.build(h, k_, true);
+    ec_ = this->mem.template alloc<int>(ell_.cols.n);
+    ev_ = this->mem.template alloc<T>(ell_.vals.n);
     B_ = this->mem.template alloc<T>(h.B.n);
     C_ = this->mem.template alloc<T>(size_t(h.total_rows) * h.nb);
     upload(s);
@@ -278,8 +301,8 @@ class EllFlat : public Method<T> {
     this->info_n["grid"] = grid_;
   }
   void upload(cudaStream_t s) override {
-    CUDA_CHECK(cudaMemcpyAsync(ec_, ec_h_.p, ec_h_.bytes(), cudaMemcpyHostToDevice, s));
-    CUDA_CHECK(cudaMemcpyAsync(ev_, ev_h_.p, ev_h_.bytes(), cudaMemcpyHostToDevice, s));
+    CUDA_CHECK(cudaMemcpyAsync(ec_, ell_.cols.p, ell_.cols.bytes(), cudaMemcpyHostToDevice, s));
+    CUDA_CHECK(cudaMemcpyAsync(ev_, ell_.vals.p, ell_.vals.bytes(), cudaMemcpyHostToDevice, s));
     CUDA_CHECK(cudaMemcpyAsync(B_, h_->B.p, h_->B.bytes(), cudaMemcpyHostToDevice, s));
   }
   void run(cudaStream_t s) override {
@@ -290,12 +313,6 @@ class EllFlat : public Method<T> {
   T* output() override { return C_; }
 
  private:
-  static int slots(const HostBatch<T>& h) {
-    int longest = 0;
-    for (int64_t r = 0; r < h.total_rows; ++r) longest = std::max(longest, h.rp[r + 1] - h.rp[r]);
-    for (int k : {1, 2, 3, 4, 6, 8}) if (longest <= k) return k;
-    return 0;
-  }
   template <int V>
   void launch(cudaStream_t s) {
     auto kernel = k_ == 1 ? ell_flat_kernel<T, V, 1> : k_ == 2 ? ell_flat_kernel<T, V, 2> : k_ == 3 ? ell_flat_kernel<T, V, 3>
@@ -305,17 +322,234 @@ class EllFlat : public Method<T> {
   }
   const HostBatch<T>* h_ = nullptr;
   int k_ = 1;
-  Pinned<int> ec_h_;
-  Pinned<T> ev_h_;
+  EllHost<T> ell_;
   int* ec_ = nullptr;
   T *ev_ = nullptr, *B_ = nullptr, *C_ = nullptr;
   VecPlan plan_;
   int grid_ = 1;
 };
 
+// Ours: batched-col (column-major only; see col_kernel). K ELL slots (local columns) when no row is
+// longer than 8, else the CSR arrays; per-row matrix index and per-matrix int4 descriptor built on the
+// host in setup (untimed, like the ELL arrays) and uploaded with A in e2e mode.
+template <typename T>
+class ColMajor : public KernelMethod<T> {
+ public:
+  ColMajor() : KernelMethod<T>("batched-col", "ours", DeviceBatch<T>::kCsr) {}
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo&) const override {
+    if (h.layout != Layout::Col) return "column-major kernel (lanes on rows of C); row-major B and C have batched-ell / batched-csr-flat";
+    return "";
+  }
+  void upload(cudaStream_t s) override {
+    KernelMethod<T>::upload(s);
+    copy_extra(s);
+  }
+  void run(cudaStream_t s) override {
+    if (this->h_->total_rows == 0) return;
+    switch (k_) {
+      case 0: launch<0>(s); break;
+      case 1: launch<1>(s); break;
+      case 2: launch<2>(s); break;
+      case 3: launch<3>(s); break;
+      case 4: launch<4>(s); break;
+      case 6: launch<6>(s); break;
+      default: launch<8>(s); break;
+    }
+  }
+
+ private:
+  void plan() override {
+    const HostBatch<T>& h = *this->h_;
+    k_ = ell_slots(h);
+    if (k_) ell_.build(h, k_, false);
+    rmat_h_ = Pinned<int>(std::max<int64_t>(h.total_rows, 1));
+    desc_h_ = Pinned<int4>(std::max(h.batch, 1));
+    for (int i = 0; i < h.batch; ++i) {
+      desc_h_[i] = make_int4(h.row_off[i], h.m[i], h.col_off[i], h.k[i]);
+      for (int r = h.row_off[i]; r < h.row_off[i + 1]; ++r) rmat_h_[r] = i;
+    }
+    rmat_ = this->mem.template alloc<int>(rmat_h_.n);
+    desc_ = this->mem.template alloc<int4>(desc_h_.n);
+    if (k_) { ec_ = this->mem.template alloc<int>(ell_.cols.n); ev_ = this->mem.template alloc<T>(ell_.vals.n); }
+    copy_extra(0);
+    CUDA_CHECK(cudaStreamSynchronize(0));
+    // Columns per thread JC and blockIdx.y chunks: enough threads to cover ~4 waves of the device,
+    // each thread walking nb / (JC * grid.y) chunks with its row of A in registers.
+    // SPB_SPMM_COL="jc,ymax" overrides (development sweeps; the values used are in info).
+    jc_ = h.nb >= 2 ? 2 : 1;
+    int ymax = 65535;
+    if (const char* e = std::getenv("SPB_SPMM_COL")) {
+      int jc = 0, y = 0;
+      if (std::sscanf(e, "%d,%d", &jc, &y) == 2 && (jc == 1 || jc == 2 || jc == 4) && y >= 1) { jc_ = jc; ymax = y; }
+    }
+    gx_ = std::max(1, ceil_div(h.total_rows, 256));
+    const int64_t want = 4ll * this->dev_->sms * this->dev_->max_threads_sm;
+    gy_ = std::max(1, ceil_div(h.nb, jc_));
+    while (gy_ > 1 && int64_t(gx_) * 256 * gy_ > want) gy_ = (gy_ + 1) / 2;
+    gy_ = std::min(gy_, std::min(ymax, 65535));
+    this->info_s["path"] = k_ ? "ell" : "csr";
+    this->info_n["ell_slots"] = k_;
+    this->info_n["cols_per_thread"] = jc_;
+    this->info_n["grid_y"] = gy_;
+  }
+  void copy_extra(cudaStream_t s) {
+    CUDA_CHECK(cudaMemcpyAsync(rmat_, rmat_h_.p, rmat_h_.bytes(), cudaMemcpyHostToDevice, s));
+    CUDA_CHECK(cudaMemcpyAsync(desc_, desc_h_.p, desc_h_.bytes(), cudaMemcpyHostToDevice, s));
+    if (k_) {
+      CUDA_CHECK(cudaMemcpyAsync(ec_, ell_.cols.p, ell_.cols.bytes(), cudaMemcpyHostToDevice, s));
+      CUDA_CHECK(cudaMemcpyAsync(ev_, ell_.vals.p, ell_.vals.bytes(), cudaMemcpyHostToDevice, s));
+    }
+  }
+  template <int K>
+  void launch(cudaStream_t s) {
+    const BatchView<T>& v = this->d_.v;
+    const int* cols = K ? ec_ : v.ci;
+    const T* vals = K ? ev_ : v.val;
+    const dim3 grid(gx_, gy_);
+    if (jc_ == 1) col_kernel<T, K, 1><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows));
+    else if (jc_ == 2) col_kernel<T, K, 2><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows));
+    else col_kernel<T, K, 4><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows));
+    CUDA_CHECK_LAUNCH();
+  }
+  int k_ = 0, jc_ = 1, gx_ = 1, gy_ = 1;
+  EllHost<T> ell_;
+  Pinned<int> rmat_h_;
+  Pinned<int4> desc_h_;
+  int* rmat_ = nullptr;
+  int4* desc_ = nullptr;
+  int* ec_ = nullptr;
+  T* ev_ = nullptr;
+};
+
+// Ours: batched-staged (see staged_kernel), both layouts. Column block W: all of nb when the shared
+// memory allows (max k * W values within 48 KB, or up to the two-blocks-per-SM budget when even a
+// few columns need more), halved while the grid has fewer than 4 blocks per SM; blocks made even.
+template <typename T>
+class Staged : public KernelMethod<T> {
+ public:
+  Staged() : KernelMethod<T>("batched-staged", "ours", DeviceBatch<T>::kCsr) {}
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
+    if (size_t(h.max_k) * 2 * sizeof(T) > dev.budget_for(2)) return "two columns of the largest B_i do not fit the shared-memory budget";
+    return "";
+  }
+  void run(cudaStream_t s) override {
+    const HostBatch<T>& h = *this->h_;
+    if (h.batch == 0 || h.max_m == 0) return;
+    const BatchView<T>& v = this->d_.v;
+    with_layout(h.layout, [&](auto L) {
+      constexpr Layout LL = decltype(L)::value;
+      constexpr int VM = LL == Layout::Row ? int(16 / sizeof(T)) : 1;
+      auto kernel = V_ == 1 ? staged_kernel<T, LL, 1> : staged_kernel<T, LL, VM>;
+      kernel<<<h.batch * p_, 256, smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, W_, p_);
+      CUDA_CHECK_LAUNCH();
+    });
+  }
+
+ private:
+  void plan() override {
+    const HostBatch<T>& h = *this->h_;
+    const DeviceInfo& dev = *this->dev_;
+    const bool row = h.layout == Layout::Row;
+    const int vmax = int(16 / sizeof(T));
+    V_ = row && h.nb % vmax == 0 ? vmax : 1;
+    const int pad = row ? 0 : 1;
+    auto bytes = [&](int W) { return size_t(std::max(h.max_k, 1)) * (W + pad) * sizeof(T); };
+    auto round_v = [&](int W) { return std::max(V_, (W + V_ - 1) / V_ * V_); };
+    size_t budget = 48 * 1024;
+    if (bytes(V_ == 1 ? 2 : V_) > budget) budget = dev.budget_for(2);
+    if (bytes(V_) > budget) V_ = 1;
+    int W = round_v(h.nb);
+    while (W > V_ && bytes(W) > budget) W = round_v(W / 2);
+    if (const char* e = std::getenv("SPB_SPMM_STAGED")) {  // development sweeps only; the value used is in info
+      const int w = std::atoi(e);
+      if (w >= 1 && w % V_ == 0 && bytes(w) <= budget) W = w;
+    } else {
+      while (W > V_ && int64_t(h.batch) * ceil_div(h.nb, W) < 4ll * dev.sms) W = round_v(W / 2);
+    }
+    p_ = ceil_div(h.nb, W);
+    W_ = round_v(ceil_div(h.nb, p_));
+    p_ = ceil_div(h.nb, W_);
+    smem_ = bytes(W_);
+    with_layout(h.layout, [&](auto L) {
+      constexpr Layout LL = decltype(L)::value;
+      constexpr int VM = LL == Layout::Row ? int(16 / sizeof(T)) : 1;
+      allow_smem(staged_kernel<T, LL, 1>, smem_);
+      allow_smem(staged_kernel<T, LL, VM>, smem_);
+    });
+    this->info_n["block_cols"] = W_;
+    this->info_n["col_blocks"] = p_;
+    this->info_n["smem_bytes"] = double(smem_);
+    this->info_n["vec_width"] = V_;
+  }
+  int V_ = 1, W_ = 1, p_ = 1;
+  size_t smem_ = 0;
+};
+
+// The planner: which of our kernels a batch should use, from its statistics (layout, density of the
+// A_i, longest row, nb, precision), with the rule that decided. What `auto` runs and `--explain` prints.
+struct Choice {
+  std::string method, rule;
+};
+template <typename T>
+inline Choice choose_ours(const HostBatch<T>& h) {
+  double dense = 0;  // sum of m_i * k_i
+  for (int i = 0; i < h.batch; ++i) dense += double(h.m[i]) * h.k[i];
+  const double density = dense > 0 ? double(h.total_nnz) / dense : 0;
+  const int slots = ell_slots(h);
+  char d[160];
+  std::snprintf(d, sizeof d, "density %.3g, longest row %s, nb %d, %s, %s batch", density, slots ? ("<= " + std::to_string(slots)).c_str() : "> 8", h.nb,
+                sizeof(T) == 4 ? "f32" : "f64", h.uniform ? "uniform" : "mixed");
+  const std::string why = std::string(" (") + d + ")";
+  if (h.layout == Layout::Col) {
+    if (density >= 0.25 || slots == 0) return {"batched-staged", "column-major, density >= 1/4 or rows longer than 8: B_i staged in shared memory" + why};
+    return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers" + why};
+  }
+  if (density >= 0.25 || (h.nb >= 512 && sizeof(T) == 8)) return {"batched-staged", "row-major, density >= 1/4 (or nb >= 512 in f64): B_i staged in shared memory" + why};
+  if (slots) return {"batched-ell", "row-major, rows of at most 8 nonzeros: ELL slots, block-diagonal indexing" + why};
+  return {"batched-csr-flat", "row-major, rows longer than 8 and density < 1/4: CSR, block-diagonal indexing" + why};
+}
+
+template <typename T>
+std::vector<std::unique_ptr<Method<T>>> kernel_methods();
+
+// Ours: auto, the planner's choice (choose_ours) run as a method of its own; info.choice names it.
+template <typename T>
+class Auto : public Method<T> {
+ public:
+  std::string name() const override { return "auto"; }
+  std::string family() const override { return "ours"; }
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
+    const Choice c = choose_ours(h);
+    auto m = make(c.method);
+    const std::string na = m->not_applicable(h, dev);
+    return na.empty() ? "" : "the planner's choice " + c.method + " does not apply: " + na;
+  }
+  void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
+    const Choice c = choose_ours(h);
+    inner_ = make(c.method);
+    inner_->setup(h, dev, s);
+    this->info_s = inner_->info_s;
+    this->info_n = inner_->info_n;
+    this->info_s["choice"] = c.method;
+    this->info_s["rule"] = c.rule;
+  }
+  void upload(cudaStream_t s) override { inner_->upload(s); }
+  void run(cudaStream_t s) override { inner_->run(s); }
+  T* output() override { return inner_->output(); }
+  size_t peak_bytes() const override { return inner_ ? inner_->peak_bytes() : 0; }
+
+ private:
+  static std::unique_ptr<Method<T>> make(const std::string& name) {
+    for (auto& m : kernel_methods<T>())
+      if (m->name() == name) return std::move(m);
+    throw std::logic_error("planner chose an unknown method " + name);
+  }
+  std::unique_ptr<Method<T>> inner_;
+};
+
 // Every kernel method of ours and the paper's, by name (the driver adds the peers).
 template <typename T>
-inline std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
+std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
   std::vector<std::unique_ptr<Method<T>>> v;
   v.emplace_back(new SwaCooGlobal<T>());
   v.emplace_back(new SwaCsr<T>("swa-csr", false, false));
@@ -327,6 +561,14 @@ inline std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
   v.emplace_back(new CsrVec<T>("batched-csr-vec-persist", true, false));
   v.emplace_back(new CsrVec<T>("batched-csr-flat", true, true));
   v.emplace_back(new EllFlat<T>());
+  v.emplace_back(new ColMajor<T>());
+  v.emplace_back(new Staged<T>());
+  return v;
+}
+template <typename T>
+inline std::vector<std::unique_ptr<Method<T>>> all_kernel_methods() {
+  auto v = kernel_methods<T>();
+  v.emplace_back(new Auto<T>());
   return v;
 }
 
