@@ -452,8 +452,7 @@ class Staged : public KernelMethod<T> {
     const bool row = h.layout == Layout::Row;
     const int vmax = int(16 / sizeof(T));
     V_ = row && h.nb % vmax == 0 ? vmax : 1;
-    const int pad = row ? 0 : 1;
-    auto bytes = [&](int W) { return size_t(std::max(h.max_k, 1)) * (W + pad) * sizeof(T); };
+    auto bytes = [&](int W) { return size_t(std::max(h.max_k, 1)) * staged_pitch(W, row) * sizeof(T); };
     auto round_v = [&](int W) { return std::max(V_, (W + V_ - 1) / V_ * V_); };
     size_t budget = 48 * 1024;
     if (bytes(V_ == 1 ? 2 : V_) > budget) budget = dev.budget_for(2);

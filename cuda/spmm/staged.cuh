@@ -4,13 +4,16 @@
 // shared memory with A_i's rows read through L1 and writes it coalesced:
 //   row-major: adjacent threads own adjacent (V-wide) columns of one row (A's row is a broadcast),
 //   column-major: adjacent threads own adjacent rows of one column (C_i[j*m + r] consecutive).
-// Shared memory: k_i rows of W values, pitch W (row-major, vector loads) or W + 1 (column-major: lanes
-// of different rows read different B rows; the odd pitch spreads them over the banks).
+// Shared memory: k_i rows of W values, pitch W (row-major, vector loads) or W rounded up to an odd
+// number (column-major: lanes of different rows read different B rows; an odd pitch spreads them over
+// the banks, and the staging stores of 32 consecutive rows hit 32 different banks).
 #pragma once
 #include "common.cuh"
 #include "vec.cuh"
 
 namespace spb {
+
+__host__ __device__ __forceinline__ int staged_pitch(int W, bool row) { return row ? W : (W | 1); }
 
 template <typename T, Layout L, int V>
 __global__ void __launch_bounds__(256) staged_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off, const int* __restrict__ rp,
@@ -23,7 +26,7 @@ __global__ void __launch_bounds__(256) staged_kernel(const int* __restrict__ row
   const int r0 = __ldg(row_off + mat), m = __ldg(row_off + mat + 1) - r0;
   const int c0 = __ldg(col_off + mat), k = __ldg(col_off + mat + 1) - c0;
   if (w <= 0 || m == 0) return;  // uniform over the block: before the barrier
-  const int pitch = L == Layout::Row ? W : W + 1;
+  const int pitch = staged_pitch(W, L == Layout::Row);
   const T* Bi = B + int64_t(c0) * nb;
   T* Ci = C + int64_t(r0) * nb;
   // Stage B_i's column block (a zero-row matrix stages nothing; its rows of C are zero).
