@@ -169,3 +169,12 @@ test('runSpmm: an impossible or too large request is refused before any work; a 
   const making = rec.progress.filter((p) => /making inputs: \d+\/20000 matrices/.test(p.label));
   assert.ok(making.length >= 50 && making.at(-1)!.label.endsWith('20000/20000 matrices'), `progress while generating: ${making.length}`);
 });
+
+test('runSpmm: --explain asks the native run for the planner rule', async () => {
+  const { deps, calls } = fakeDeps();
+  const { sink } = recordingSink();
+  await runSpmm(spmmReq({ explain: true }), sink, deps);
+  assert.ok(calls.args[0].includes('--explain'));
+  await runSpmm(spmmReq(), sink, deps);
+  assert.ok(!calls.args[1].includes('--explain'));
+});

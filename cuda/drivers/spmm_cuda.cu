@@ -36,6 +36,7 @@ struct Options {
   std::vector<std::string> methods;  // empty = all
   int warmup = 5, samples = 20;
   uint64_t seed = 1;
+  bool explain = false;
 };
 
 // Uniform in [-1, 1] from a 64-bit generator; defined bit-for-bit (no std::uniform_real_distribution).
@@ -376,6 +377,32 @@ void check_fits(const std::vector<Csr>& A, int nb) {
                                 gb(host_total) + "; device side " + gb(dev_need) + " of " + gb(double(free_b)) + " free");
 }
 
+std::string json_rows(const std::vector<std::vector<std::string>>& rows) {
+  std::string out = "[";
+  for (size_t r = 0; r < rows.size(); ++r) {
+    out += r ? ",[" : "[";
+    for (size_t i = 0; i < rows[r].size(); ++i) out += (i ? ",\"" : "\"") + json_escape(rows[r][i]) + "\"";
+    out += "]";
+  }
+  return out + "]";
+}
+
+// --explain: the planner's rule (what `auto` runs) and its choice for this batch at every nb.
+template <typename T>
+void explain_planner(const std::vector<Csr>& A, const Options& o, Layout layout) {
+  Json().str("type", "explain").str("op", "spmm").str("title", "auto: the planner's rule (first match wins; cuda/spmm/methods.cuh choose_ours)")
+      .raw("columns", "[\"#\",\"when\",\"method\"]").raw("rows", json_rows(planner_rule())).emit();
+  std::vector<std::vector<std::string>> rows;
+  for (long long nb : o.nbs) {
+    std::vector<double> b_ref;
+    const HostBatch<T> h = make_batch<T>(A, int(nb), layout, o.seed, b_ref);
+    const Choice c = choose_ours(h);
+    rows.push_back({std::to_string(nb), c.method, c.rule});
+  }
+  Json().str("type", "explain").str("op", "spmm").str("title", std::string("auto: the planner's choice for this batch (") + o.precision + ", " + o.layout + "-major)")
+      .raw("columns", "[\"nb\",\"method\",\"why\"]").raw("rows", json_rows(rows)).emit();
+}
+
 template <typename T>
 void run_all(const std::vector<Csr>& mats, const Options& o) {
   const Layout layout = o.layout == "col" ? Layout::Col : Layout::Row;
@@ -394,6 +421,7 @@ void run_all(const std::vector<Csr>& mats, const Options& o) {
       }
   }
   for (long long nb : o.nbs) check_fits<T>(A, int(nb));
+  if (o.explain) explain_planner<T>(A, o, layout);
   for (long long nb : o.nbs) {
     std::vector<double> b_ref;
     HostBatch<T> h = make_batch<T>(A, int(nb), layout, o.seed, b_ref);
@@ -434,6 +462,7 @@ Options parse(const Args& a) {
   o.samples = int(a.integer("samples", 20));
   if (o.warmup < 0 || o.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
   o.seed = uint64_t(a.integer("seed", 1));
+  o.explain = a.has("explain");
   return o;
 }
 

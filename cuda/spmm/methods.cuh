@@ -508,6 +508,15 @@ inline Choice choose_ours(const HostBatch<T>& h) {
   return {"batched-csr-flat", "row-major, rows longer than 8 and density < 1/4: CSR, block-diagonal indexing" + why};
 }
 
+// The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
+inline std::vector<std::vector<std::string>> planner_rule() {
+  return {{"1", "column-major, and density >= 1/4 or a row longer than 8", "batched-staged"},
+          {"2", "column-major", "batched-col"},
+          {"3", "density >= 1/4, or f64 with nb >= 512", "batched-staged"},
+          {"4", "no row longer than 8", "batched-ell"},
+          {"5", "otherwise", "batched-csr-flat"}};
+}
+
 template <typename T>
 std::vector<std::unique_ptr<Method<T>>> kernel_methods();
 

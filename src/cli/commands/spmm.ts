@@ -15,6 +15,7 @@ export interface SpmmOptions extends CommonBenchOptions {
   matrices?: string[];
   mode: string;
   layout: string;
+  explain?: boolean;
 }
 
 /** Validates every option (UserError naming the option and value) and builds the request. */
@@ -33,6 +34,7 @@ export function spmmRequest(o: SpmmOptions, explicit: (name: string) => boolean,
     ...(o.matrices?.length ? { matrices: o.matrices } : {}),
     mode: listOf(o.mode, '--mode', ['kernel', 'e2e', 'graph'] as const),
     layout: oneOf(o.layout, '--layout', ['row', 'col'] as const),
+    ...(o.explain ? { explain: true } : {}),
     ...parseCommon(o),
   };
 }
@@ -52,7 +54,8 @@ export function register(program: Command): void {
     .option('--nb <n,...>', 'columns of B (nB); a list is swept in one native run', '64')
     .option('--matrices <path...>', '.mtx/.spb files or directories of them, used as the batch instead of generated matrices')
     .option('--mode <kernel|e2e|graph,...>', 'timed region: kernel (device events, data resident), e2e (with host→device copies), graph (calls captured back to back in one CUDA graph, launch overhead removed)', 'kernel')
-    .option('--layout <row|col>', 'storage order of B and C', 'row');
+    .option('--layout <row|col>', 'storage order of B and C', 'row')
+    .option('--explain', "print the planner's rule and which of our kernels `auto` picks for each batch (CUDA backend)");
   addCommonOptions(cmd, { seedHelp: 'seed for generated matrices and B', warmup: '5', samples: '20', samplesHelp: 'timed samples per method (at least 20 on the GPU backend)', libs: 'cuSPARSE, cuBLAS' })
     .addHelpText(
       'after',
@@ -63,6 +66,7 @@ Examples:
   spbench spmm --dim 32:256 --nnz-row 1:5 --batch 50,100  mixed batches (dims and nnz drawn per matrix)
   spbench spmm --matrices graphs/ --nb 64 --precision f32,f64 --mode kernel,graph
   spbench spmm --batch 10000 --mode graph --json out.json
+  spbench spmm --batch 1000 --dim 32 --nnz-row 16 --methods auto --explain   the planner's choice and its rule
 
 Timing: --samples timed runs after --warmup untimed ones; the table shows the median and the
 interquartile range, GFLOPS = 2·nnz(A)·nB / median time, GB/s = bytes of A, B, C / median time.`,
