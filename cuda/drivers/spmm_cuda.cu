@@ -422,7 +422,11 @@ void run_all(const std::vector<Csr>& mats, const Options& o) {
   }
   for (long long nb : o.nbs) check_fits<T>(A, int(nb));
   if (o.explain) explain_planner<T>(A, o, layout);
+  // Progress: making B and the float64 reference takes seconds on large batches, and so does each method.
+  long long step = 0;
+  const long long steps = (long long)o.nbs.size() * (1 + (long long)(o.methods.empty() ? all_methods<T>().size() : o.methods.size()));
   for (long long nb : o.nbs) {
+    emit_progress(step++, steps, "nb " + std::to_string(nb) + ": making B and the float64 reference");
     std::vector<double> b_ref;
     HostBatch<T> h = make_batch<T>(A, int(nb), layout, o.seed, b_ref);
     const Reference R = reference(A, h, b_ref);
@@ -435,6 +439,7 @@ void run_all(const std::vector<Csr>& mats, const Options& o) {
     auto methods = all_methods<T>();
     for (auto& m : methods) {
       if (!o.methods.empty() && std::find(o.methods.begin(), o.methods.end(), m->name()) == o.methods.end()) { m.reset(); continue; }
+      emit_progress(step++, steps, "nb " + std::to_string(nb) + ": " + m->name());
       run_method(*m, h, R, dev, ci, o, s);
       m.reset();
       release_pool(s);

@@ -5,9 +5,10 @@
 #   paper   the paper's SpMM figure grids (reports/suites/paper-spmm.json) and their report
 #   spgemm  the SpGEMM matrix set (reports/suites/spgemm.json) and its report
 #   smoke   the CI smoke suite twice (baseline, then an unchanged rerun) and compare
+#   wide    the SpMM suite beyond the paper's grid (reports/suites/spmm-wide.json; issue 10) and its report
 # Everything lands in $OUT/<phases>.tgz plus a one-line status per step on stdout.
 set -u
-[ $# -ge 1 ] || { echo "usage: gpu-session.sh check|paper|spgemm|smoke ..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: gpu-session.sh check|paper|spgemm|smoke|wide ..." >&2; exit 2; }
 phase=$(IFS=-; echo "$*")
 : "${OUT:?OUT must be set}"
 source .carry/node-env.sh
@@ -25,7 +26,7 @@ step() { # step NAME CMD... : runs, logs to $R/NAME.log, prints one status line
 step build sb build
 # Racecheck runs on our kernels (and the paper's and the TF peer we wrote); cuSPARSE's own kernels are
 # checked once separately, since racecheck reports hazards inside cusparse::load_balancing_kernel.
-SPMM_OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,batched-ell,tf-sparse-dense
+SPMM_OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,batched-ell,batched-col,batched-staged,auto,tf-sparse-dense
 SPGEMM_OURS=hash,hash-opt
 for p in "$@"; do
 case $p in
@@ -38,6 +39,8 @@ check)
   step san-spmm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods all --mode kernel --warmup 0 --samples 1
   step san-spgemm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f64 --methods all --warmup 0 --samples 1
   step san-spmm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
+  step san-spmm-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision f64 --layout col --methods all --mode kernel --warmup 0 --samples 1
+  step san-spmm-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision f32 --layout col --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
   step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
   step san-cusparse-racecheck compute-sanitizer --tool racecheck "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods cusparse-reuse --warmup 0 --samples 1
   step spmm-readme sb spmm --batch 100 --dim 64 --json "$R/spmm-readme.json"
@@ -50,8 +53,8 @@ smoke)
   step smoke-new sb run reports/suites/ci-smoke.json --backend cuda --json "$R/ci-smoke-new.json"
   step smoke-compare sb compare "$R/ci-smoke.json" "$R/ci-smoke-new.json" --strict-env --markdown "$R/ci-smoke-compare.md"
   ;;
-paper|spgemm)
-  suite=$p; [ "$p" = paper ] && suite=paper-spmm
+paper|spgemm|wide)
+  suite=$p; [ "$p" = paper ] && suite=paper-spmm; [ "$p" = wide ] && suite=spmm-wide
   step "suite-$suite" sb run "reports/suites/$suite.json" --backend cuda --json "$R/$suite.json"
   for f in md html; do [ -f "$R/$suite.json" ] && step "report-$suite-$f" sb report "$R/$suite.json" --format $f -o "$R/$suite.$f"; done
   ;;
