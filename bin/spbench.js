@@ -12,6 +12,7 @@ const load = () =>
 load()
   .then((m) => m.main(process.argv))
   .catch((err) => {
-    process.stderr.write(`spbench: ${err && err.message ? err.message : String(err)}\n`);
-    process.exit(2);
+    // the CLI could not even be loaded: an install problem or a bug, exit 4 (internal; see EXIT in src/util/errors.ts)
+    process.stderr.write(`spbench: internal error: ${err && err.message ? err.message : String(err)}\n`);
+    process.exit(4);
   });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { assembleResultFile, commandLine, gitCommit, PACKAGE_DIR, spbenchVersion } from '../src/bench/env.js';
-import { ResultFile } from '../src/bench/result-file.js';
+import { ResultFile } from '../src/results/schema.js';
 import { fixtureFile } from './bench-helpers.js';
 
 test('gitCommit: SPBENCH_COMMIT, else HEAD of a checkout, else null', () => {
@@ -50,7 +50,7 @@ test('assembleResultFile: environment, command line and the device from the env 
 });
 
 test('inCi: CI=true/1 count, CI unset, empty, 0 or false do not', async () => {
-  const { inCi } = await import('../src/cli/bench-output.js');
+  const { inCi } = await import('../src/config.js');
   assert.equal(inCi({ CI: 'true' }), true);
   assert.equal(inCi({ CI: '1' }), true);
   for (const v of [undefined, '', '0', 'false', 'FALSE']) assert.equal(inCi({ CI: v }), false, String(v));

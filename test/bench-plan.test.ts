@@ -39,7 +39,7 @@ test('planSpmm: --matrices replaces the generated sweep and is named by basename
 });
 
 const spgemm = (over: Partial<SpgemmRequest> = {}): SpgemmRequest => ({
-  inputs: [], gen: [], precision: ['f32'], methods: 'all', seed: 1, warmup: 2, samples: 10, breakdown: false, explain: false, backend: 'cpu', ...over,
+  inputs: [], gen: [], precision: ['f32'], methods: 'all', seed: 1, warmup: 2, samples: 10, breakdown: false, explain: false, verify: 'full', backend: 'cpu', ...over,
 });
 
 test('planSpgemm: one case per input × precision, files before generated specs', () => {
@@ -52,8 +52,31 @@ test('planSpgemm: one case per input × precision, files before generated specs'
 test('planSpgemm: --b names the product in the id', () => {
   const [p] = planSpgemm(spgemm({ inputs: ['a.mtx'], b: '/y/b.mtx' }));
   assert.equal(p.id, 'spgemm/a.mtx*b.mtx/f32');
-  assert.equal(p.b, '/y/b.mtx');
+  assert.deepEqual(p.b, { kind: 'file', path: '/y/b.mtx' });
   assert.equal(p.params.b, 'b.mtx');
+});
+
+test('planSpgemm: files of one name in two folders are told apart by their folders', () => {
+  const plans = planSpgemm(spgemm({ inputs: ['/d/a/m.mtx', '/d/b/m.mtx', '/d/c/x.mtx'] }));
+  assert.deepEqual(plans.map((p) => p.id), ['spgemm/a/m.mtx/f32', 'spgemm/b/m.mtx/f32', 'spgemm/x.mtx/f32']);
+  assert.deepEqual(plans.map((p) => p.source), [{ kind: 'file', path: '/d/a/m.mtx' }, { kind: 'file', path: '/d/b/m.mtx' }, { kind: 'file', path: '/d/c/x.mtx' }]);
+  const [ab] = planSpgemm(spgemm({ inputs: ['/d/a/m.mtx'], b: '/d/b/m.mtx' }));
+  assert.equal(ab.id, 'spgemm/a/m.mtx*b/m.mtx/f32');
+  assert.throws(() => planSpgemm(spgemm({ inputs: ['/d/a/m.mtx', '/d/b/../a/m.mtx'] })), /two cases would have the id spgemm\/m\.mtx\/f32/);
+});
+
+test('planSpgemm: --gen-b names a generated second operand', () => {
+  const [p] = planSpgemm(spgemm({ gen: ['uniform:rows=5,cols=3,nnz_row=1'], genB: 'uniform:rows=3,cols=7,nnz_row=1' }));
+  assert.equal(p.id, 'spgemm/uniform:rows=5,cols=3,nnz_row=1*uniform:rows=3,cols=7,nnz_row=1/f32');
+  assert.deepEqual(p.b, { kind: 'gen', spec: 'uniform:rows=3,cols=7,nnz_row=1' });
+  assert.throws(() => planSpgemm(spgemm({ gen: ['x'], genB: 'y', b: '/b.mtx' })), /--gen-b: cannot be combined with --b/);
+});
+
+test('planSpmm: --matrices of one name in two folders are named with their folders and keyed by path', () => {
+  const one = planSpmm(spmm({ matrices: ['/d/a/m.mtx', '/d/b/m.mtx'] }));
+  assert.equal(one[0].cases[0].id, 'spmm/matrices=a/m.mtx+b/m.mtx/nb=64/f32/kernel');
+  const other = planSpmm(spmm({ matrices: ['/e/a/m.mtx', '/e/b/m.mtx'] }));
+  assert.notEqual(one[0].inputKey, other[0].inputKey);
 });
 
 test('planSpmm: --nnz-row above --dim is a usage error naming both options (nothing is clamped)', () => {
@@ -73,7 +96,7 @@ test('checkSpmmFits: refuses a run that cannot fit with the bytes it needs and w
   assert.ok(f.deviceBytes > 2 * 6.4e8 * 1024 * 4 && f.deviceBytes < 2 * 6.4e8 * 1024 * 4 * 1.01);
   const host = { total: 256e9, free: 200e9 };
   assert.throws(() => checkSpmmFits(run, host, 80e9), (e: Error) => e.name === 'UserError' && /host memory/.test(e.message) && /256\.00 GB/.test(e.message) && /GPU has 80\.00 GB/.test(e.message) && /TB/.test(e.message));
-  assert.throws(() => checkSpmmFits(run, host, null), /device memory not known here/);
+  assert.throws(() => checkSpmmFits(run, host, null), /device memory is not known here/);
   // fits on the host but not on an 80 GB GPU
   const [mid] = planSpmm(spmm({ batch: [200_000], dim: ['64'], nb: [1024] }));
   assert.throws(() => checkSpmmFits(mid, { total: 4e12, free: 4e12 }, 80e9), /at least 10\d\.\d\d GB of device memory/);

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { ResultFile } from '../src/bench/result-file.js';
+import { ResultFile } from '../src/results/schema.js';
 import { spbench } from './cli-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spbench-cli-e2e-'));
@@ -54,6 +54,27 @@ test('spgemm on a generated matrix with --json - prints only the result file', (
   assertAllVerified(file);
 });
 
+test('spgemm --verify: rows:N is recorded and printed; full references are cached and reused by the next run', () => {
+  // a seed of its own, so the first full run finds no reference in the (shared) cache
+  const seed = String(1000 + Math.floor(Math.random() * 1e9));
+  const gen = ['spgemm', '--gen', 'uniform:rows=400,nnz_row=5', '--seed', seed, ...FAST];
+  const some = spbench([...gen, '--verify', 'rows:12', '--json', '-']);
+  assert.equal(some.code, 0, some.stderr);
+  const r1 = ResultFile.parse(JSON.parse(some.stdout)).cases[0].results[0];
+  assert.equal(r1.verify.reference, 'cpu-f64 rows:12 (longest and seeded)');
+  assert.ok(r1.verify.checked && r1.verify.passed);
+  const first = spbench([...gen, '--json', '-']);
+  assert.equal(first.code, 0, first.stderr);
+  const r2 = ResultFile.parse(JSON.parse(first.stdout)).cases[0].results[0];
+  assert.equal(r2.verify.reference, 'cpu-f64');
+  assert.equal(r2.info?.reference_cached, undefined, 'the first full run computed the reference');
+  const again = spbench([...gen, '--json', '-']);
+  const r3 = ResultFile.parse(JSON.parse(again.stdout)).cases[0].results[0];
+  assert.equal(r3.info?.reference_cached, 1, 'the second run read the cached reference');
+  const plain = spbench([...gen, '--verify', 'rows:12']);
+  assert.match(plain.stdout, /verified vs cpu-f64 rows:12 \(longest and seeded\)/);
+});
+
 function writeMtx(path: string, rows: number, cols: number, entries: [number, number, number][]): void {
   const body = entries.map(([i, j, v]) => `${i} ${j} ${v}`).join('\n');
   writeFileSync(path, `%%MatrixMarket matrix coordinate real general\n${rows} ${cols} ${entries.length}\n${body}\n`);
@@ -90,6 +111,41 @@ test('spgemm A·B with --b on rectangular files; a non-conformant pair is a usag
   const square = spbench(['spgemm', a, ...FAST]);
   assert.equal(square.code, 2);
   assert.match(square.stderr, /rect-a\.mtx: A·A needs a square matrix, but it is 2×3/);
+});
+
+test('spgemm a/m.mtx b/m.mtx: two matrices of one file name give two distinct, correct results', () => {
+  mkdirSync(join(dir, 'a'));
+  mkdirSync(join(dir, 'b'));
+  const a = join(dir, 'a', 'm.mtx');
+  const b = join(dir, 'b', 'm.mtx');
+  writeMtx(a, 3, 3, [[1, 1, 2], [2, 3, 1], [3, 2, 4]]); // nnz 3
+  writeMtx(b, 4, 4, [[1, 2, 1], [2, 1, 1], [3, 4, 2], [4, 4, 3], [4, 1, 5]]); // nnz 5
+  const r = spbench(['spgemm', a, b, ...FAST, '--json', '-']);
+  assert.equal(r.code, 0, r.stderr);
+  const file = ResultFile.parse(JSON.parse(r.stdout));
+  assert.deepEqual(file.cases.map((c) => c.id), ['spgemm/a/m.mtx/f32', 'spgemm/b/m.mtx/f32']);
+  assert.deepEqual(file.cases.map((c) => [c.input.source, c.input.a_rows, c.input.a_nnz]), [[a, 3, 3], [b, 4, 5]]);
+  assert.deepEqual(file.cases.map((c) => c.label), ['a/m.mtx squared · f32', 'b/m.mtx squared · f32']);
+  assertAllVerified(file);
+  // the same file twice would be two cases with one id: an input error
+  const twice = spbench(['spgemm', a, `${dir}/a/../a/m.mtx`, ...FAST]);
+  assert.equal(twice.code, 2);
+  assert.equal(twice.stderr, `spbench: spgemm: file '${dir}/a/../a/m.mtx' is given twice (each input is one case)\n`);
+});
+
+test('spgemm --gen A --gen-b B: a rectangular product of two generated matrices, verified', () => {
+  const A = 'uniform:rows=50,cols=30,nnz_row=3';
+  const B = 'uniform:rows=30,cols=70,nnz_row=4';
+  const r = spbench(['spgemm', '--gen', A, '--gen-b', B, ...FAST, '--json', '-']);
+  assert.equal(r.code, 0, r.stderr);
+  const file = ResultFile.parse(JSON.parse(r.stdout));
+  assert.deepEqual(file.cases.map((c) => c.id), [`spgemm/${A}*${B}/f32`]);
+  assert.deepEqual(file.cases[0].input, { source: `gen ${A}`, a_rows: 50, a_cols: 30, a_nnz: 150, b_source: `gen ${B}`, b_rows: 30, b_cols: 70, b_nnz: 120 });
+  assertAllVerified(file);
+  // the same pair the other way round does not conform
+  const bad = spbench(['spgemm', '--gen', B, '--gen-b', A, ...FAST]);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /^spbench: --gen-b: .*A·B needs A's columns \(70\) to equal B's rows \(50\)/m);
 });
 
 test('a method that fails verification shows as FAILED without speed (fault injected into spbench-cpu)', () => {

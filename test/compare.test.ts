@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CaseResult, ResultFile } from '../src/bench/result-file.js';
+import type { CaseResult, ResultFile } from '../src/results/schema.js';
 import { compareResults, type CompareOptions } from '../src/compare/compare.js';
 import { renderCompareMarkdown, renderJunit } from '../src/compare/render.js';
 import { bootstrapRatioCI, mannWhitney, median, rng } from '../src/compare/stats.js';

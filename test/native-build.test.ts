@@ -8,9 +8,10 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { RuntimeFailure } from '../src/util/errors.js';
-import { ensureExecutable, planBuild, withLock } from '../src/native/build.js';
+import { buildExecutable, planBuild, withLock } from '../src/native/build.js';
 import { cudaSourceDir } from '../src/native/targets.js';
-import { cacheDir, discoverToolchain } from '../src/native/toolchain.js';
+import { cacheDir } from '../src/config.js';
+import { discoverToolchain } from '../src/native/toolchain.js';
 import { tempDir, writeScript } from './native-fixtures.js';
 
 const root = tempDir('build');
@@ -58,11 +59,11 @@ function withEnv<T>(vars: Record<string, string | undefined>, fn: () => Promise<
   });
 }
 
-describe('ensureExecutable cache', () => {
+describe('buildExecutable cache', () => {
   const cc = fakeCompiler('fake-g++', '1.2.3', { sleep: 0.3 });
   const cudaDir = copyCuda('cuda-a');
   const cache = join(root, 'cache-a');
-  const ensure = (o: { extraFlags?: string[]; rebuild?: boolean } = {}) => ensureExecutable('cpu', { cudaDir, cacheDir: cache, extraFlags: [], ...o });
+  const ensure = (o: { extraFlags?: string[]; rebuild?: boolean } = {}) => buildExecutable('cpu', { cudaDir, cacheDir: cache, extraFlags: [], ...o });
   const env = { SPBENCH_CXX: cc.path };
 
   it('builds once, into <cache>/bin/spbench-cpu-<hash>, then reuses it', () =>
@@ -123,8 +124,8 @@ describe('ensureExecutable cache', () => {
     withEnv(env, async () => {
       const n = builds(cc.log);
       const buildJs = new URL('../src/native/build.js', import.meta.url).href;
-      const script = `const { ensureExecutable } = await import(${JSON.stringify(buildJs)});
-process.stdout.write(await ensureExecutable('cpu', { cudaDir: ${JSON.stringify(cudaDir)}, cacheDir: ${JSON.stringify(cache)}, extraFlags: ['-DMULTI'] }));`;
+      const script = `const { buildExecutable } = await import(${JSON.stringify(buildJs)});
+process.stdout.write(await buildExecutable('cpu', { cudaDir: ${JSON.stringify(cudaDir)}, cacheDir: ${JSON.stringify(cache)}, extraFlags: ['-DMULTI'] }));`;
       const run = () =>
         new Promise<string>((resolve, reject) => {
           execFile(process.execPath, ['--input-type=module', '-e', script], { env: process.env }, (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout)));
@@ -163,12 +164,12 @@ process.stdout.write(await ensureExecutable('cpu', { cudaDir: ${JSON.stringify(c
     }));
 });
 
-describe('ensureExecutable errors', () => {
+describe('buildExecutable errors', () => {
   it('a compile error: RuntimeFailure with the compiler output tail and what to do; nothing left behind', async () => {
     const bad = fakeCompiler('bad-g++', '9.9.9', { fail: true });
     const cache = join(root, 'cache-bad');
     await withEnv({ SPBENCH_CXX: bad.path }, async () => {
-      await assert.rejects(ensureExecutable('cpu', { cudaDir: copyCuda('cuda-bad'), cacheDir: cache, extraFlags: [] }), (e: unknown) => {
+      await assert.rejects(buildExecutable('cpu', { cudaDir: copyCuda('cuda-bad'), cacheDir: cache, extraFlags: [] }), (e: unknown) => {
         assert.ok(e instanceof RuntimeFailure);
         assert.match(e.message, /compiling spbench-cpu failed: .*bad-g\+\+ exited with status 1/);
         assert.match(e.message, /fix the error below/);
@@ -181,12 +182,12 @@ describe('ensureExecutable errors', () => {
 
   it('no g++: says to install it', () =>
     withEnv({ SPBENCH_CXX: join(root, 'missing', 'g++') }, () =>
-      assert.rejects(ensureExecutable('cpu', { cacheDir: join(root, 'c1') }), /g\+\+ was not found.*install it/),
+      assert.rejects(buildExecutable('cpu', { cacheDir: join(root, 'c1') }), /g\+\+ was not found.*install it/),
     ));
 
   it('no nvcc: GPU executables cannot be built, use --backend cpu', () =>
     withEnv({ SPBENCH_NVCC: join(root, 'missing', 'nvcc') }, () =>
-      assert.rejects(ensureExecutable('probe', { cacheDir: join(root, 'c2') }), /nvcc \(the CUDA compiler\) was not found.*SPBENCH_NVCC or CUDA_HOME.*--backend cpu/),
+      assert.rejects(buildExecutable('probe', { cacheDir: join(root, 'c2') }), /nvcc \(the CUDA compiler\) was not found.*SPBENCH_NVCC or CUDA_HOME.*--backend cpu/),
     ));
 
   it('an unwritable cache directory says to set SPBENCH_CACHE_DIR', async () => {
@@ -194,14 +195,14 @@ describe('ensureExecutable errors', () => {
     writeFileSync(file, '');
     const cc = fakeCompiler('fake-g++-2', '1.0.0');
     await withEnv({ SPBENCH_CXX: cc.path }, () =>
-      assert.rejects(ensureExecutable('cpu', { cacheDir: join(file, 'cache') }), /cannot write the build cache .*not-a-dir\/cache\/bin: .*Set SPBENCH_CACHE_DIR to a writable directory/),
+      assert.rejects(buildExecutable('cpu', { cacheDir: join(file, 'cache') }), /cannot write the build cache .*not-a-dir\/cache\/bin: .*Set SPBENCH_CACHE_DIR to a writable directory/),
     );
   });
 
   it('a missing source file is named', async () => {
     const d = join(root, 'cuda-empty');
     mkdirSync(d, { recursive: true });
-    await assert.rejects(ensureExecutable('cpu', { cudaDir: d, cacheDir: join(root, 'c3') }), /the source of spbench-cpu \(.*cpu\/spbench_cpu\.cpp\) is missing/);
+    await assert.rejects(buildExecutable('cpu', { cudaDir: d, cacheDir: join(root, 'c3') }), /the source of spbench-cpu \(.*cpu\/spbench_cpu\.cpp\) is missing/);
   });
 
   it('GPU targets: -arch=sm_XX from the compute capability, cuSPARSE/cuBLAS linked, missing libraries named', async () => {
@@ -220,7 +221,7 @@ describe('ensureExecutable errors', () => {
       assert.equal(tc.cusparse.version, '12.7.1');
       assert.equal(tc.cublas.version, '13.0.2');
     });
-    const p = await withEnv({ SPBENCH_NVCC: nvcc.path, CUDA_HOME: home }, () => ensureExecutable('spmm-cuda', { cudaDir, cacheDir: join(root, 'c4'), arch: '9.0', extraFlags: [] }));
+    const p = await withEnv({ SPBENCH_NVCC: nvcc.path, CUDA_HOME: home }, () => buildExecutable('spmm-cuda', { cudaDir, cacheDir: join(root, 'c4'), arch: '9.0', extraFlags: [] }));
     assert.match(p, /spbench-spmm-cuda-[0-9a-f]{16}$/);
     const args = readFileSync(nvcc.log, 'utf8');
     assert.match(args, /-arch=sm_90 /);
@@ -232,7 +233,7 @@ describe('ensureExecutable errors', () => {
     await withEnv({ SPBENCH_NVCC: nvcc.path, CUDA_HOME: empty }, async () => {
       if ((await discoverToolchain()).cusparse.header) return; // this machine has cuSPARSE installed
       await assert.rejects(
-        ensureExecutable('spmm-cuda', { cudaDir, cacheDir: join(root, 'c5'), arch: '9.0' }),
+        buildExecutable('spmm-cuda', { cudaDir, cacheDir: join(root, 'c5'), arch: '9.0' }),
         /cuSPARSE \(cusparse\.h, libcusparse\) header and library not found .*install the CUDA toolkit's cusparse development files.*--backend cpu/,
       );
     });

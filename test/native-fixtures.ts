@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeSpb as writeMatrices } from '../src/matrix/binary.js';
 import type { CsrMatrix } from '../src/matrix/types.js';
-import { ensureExecutable } from '../src/native/build.js';
+import { buildExecutable } from '../src/native/build.js';
 
 export interface SmallCsr {
   rows: number;
@@ -45,7 +45,7 @@ export function writeScript(dir: string, name: string, text: string): string {
 export const TEST_CACHE_DIR = process.env.SPBENCH_CACHE_DIR || join(tmpdir(), 'spbench-test-cache');
 
 export function cpuExecutable(): Promise<string> {
-  return ensureExecutable('cpu', { cacheDir: TEST_CACHE_DIR });
+  return buildExecutable('cpu', { cacheDir: TEST_CACHE_DIR });
 }
 
 /** A = [[1,0,2],[0,0,0],[0,3,0]]: one empty row, values exact in f32. */

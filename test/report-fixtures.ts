@@ -1,6 +1,6 @@
 // Synthetic result files for the report, compare and suite tests (no GPU): seeded samples,
 // realistic shapes (an n_B sweep, per-matrix SpGEMM cases, failed and not-applicable methods).
-import type { CaseResult, MethodResult, ResultFile } from '../src/bench/result-file.js';
+import type { CaseResult, MethodResult, ResultFile } from '../src/results/schema.js';
 import { median, rng } from '../src/compare/stats.js';
 
 export const H100 = {

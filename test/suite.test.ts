@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunSink, SpgemmRequest, SpmmRequest } from '../src/bench/api.js';
-import { ResultFile, type CaseResult } from '../src/bench/result-file.js';
+import { ResultFile, type CaseResult } from '../src/results/schema.js';
 import { loadSuite, parseSuite } from '../src/suite/load.js';
 import { eta, runSuite, type Runners, type SuiteProgress, type SuiteSink } from '../src/suite/run.js';
 import { runSuiteCommand } from '../src/suite/command.js';
@@ -21,9 +21,14 @@ const GOOD = {
   ],
 };
 
+// a suite folder with the graphs/ that GOOD's "files" case names (suite paths must exist, as on the command line)
+const SUITE_DIR = tempDir();
+mkdirSync(join(SUITE_DIR, 'graphs'));
+const DEMO = join(SUITE_DIR, 'demo.json');
+
 function errorOf(obj: unknown): string {
   try {
-    parseSuite(obj, 'suite.json');
+    parseSuite(obj, join(SUITE_DIR, 'suite.json'));
   } catch (err) {
     return (err as Error).message;
   }
@@ -31,7 +36,7 @@ function errorOf(obj: unknown): string {
 }
 
 test('a good suite validates; defaults fill cases, scalars become lists, paths resolve next to the suite', () => {
-  const s = parseSuite(GOOD, '/data/suites/demo.json');
+  const s = parseSuite(GOOD, DEMO);
   const [small, files, rmat] = s.cases;
   assert.equal(small.op, 'spmm');
   if (small.op === 'spmm') {
@@ -45,7 +50,7 @@ test('a good suite validates; defaults fill cases, scalars become lists, paths r
     assert.equal(small.methods, 'all');
   }
   if (files.op === 'spmm') {
-    assert.deepEqual(files.matrices, ['/data/suites/graphs']);
+    assert.deepEqual(files.matrices, [join(SUITE_DIR, 'graphs')]);
     assert.equal(files.samples, 40); // the case's own value beats defaults
   }
   if (rmat.op === 'spgemm') {
@@ -61,25 +66,30 @@ test('bad suites give errors naming the file and the JSON path of the field', ()
     mut(s);
     return errorOf(s);
   };
-  assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).nb = [16, 'x'])), /^invalid suite suite\.json: cases\[0\]\.nb\[1\]: expected number/);
+  assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).nb = [16, 'x'])), /^invalid suite \S*suite\.json: cases\[0\]\.nb: --nb: 'x' is not a positive integer$/);
   assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).nnz_row = 3)), /cases\[0\]\.nnz_row: unknown field/);
   assert.match(bad((s) => ((s.cases[1] as Record<string, unknown>).op = 'spmv')), /cases\[1\]\.op: Invalid discriminator value/);
-  assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).dim = '32-256')), /cases\[0\]\.dim: .*range such as "32:256"/);
+  assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).dim = '32-256')), /cases\[0\]\.dim: --dim must be a positive integer or MIN:MAX range, got "32-256"/);
   assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).precision = 'f16')), /cases\[0\]\.precision/);
-  assert.match(bad((s) => delete (s.cases[0] as Record<string, unknown>).batch), /cases\[0\]\.batch: required \(or give "matrices"\)/);
-  assert.match(bad((s) => delete (s.cases[2] as Record<string, unknown>).gen), /cases\[2\]\.gen: a spgemm case needs "gen"/);
+  assert.match(bad((s) => ((s.cases[1] as Record<string, unknown>).batch = 4)), /cases\[1\]\.matrices: --matrices: cannot be combined with --batch \(the files are the batch\)/);
+  assert.match(bad((s) => ((s.cases[1] as Record<string, unknown>).matrices = 'nosuch/')), /cases\[1\]\.matrices: --matrices: '\S*nosuch' does not exist/);
+  assert.match(bad((s) => delete (s.cases[2] as Record<string, unknown>).gen), /cases\[2\]\.gen: spgemm: give at least one matrix file or --gen SPEC/);
   assert.match(bad((s) => (s.cases[2].name = 'small')), /cases\[2\]\.name: duplicate case name "small" \(also cases\[0\]\)/);
-  assert.match(bad((s) => ((s.defaults as Record<string, unknown>).samples = 0)), /defaults\.samples: Too small/);
+  assert.match(bad((s) => ((s.defaults as Record<string, unknown>).samples = 0)), /defaults\.samples: --samples: '0' is not a positive integer/);
   assert.match(bad((s) => ((s.defaults as Record<string, unknown>).bogus = 1)), /defaults\.bogus: unknown field/);
   assert.match(bad((s) => (s.cases = [])), /cases: Too small/);
   assert.match(bad((s) => (s.name = 'has space')), /name: expected a name of letters/);
   assert.match(errorOf([1, 2]), /suite\.json: \(top level\): expected an object/);
+  // a case without batch/dim/nnzRow takes the same defaults as the command line
+  const noAxes = parseSuite({ name: 'd', cases: [{ op: 'spmm', name: 'a' }, { op: 'spgemm', name: 'b', gen: 'banded:n=9,bw=1' }] }, DEMO).cases;
+  assert.deepEqual(noAxes.map((c) => [c.warmup, c.samples]), [[5, 20], [5, 20]]);
+  if (noAxes[0].op === 'spmm') assert.deepEqual([noAxes[0].batch, noAxes[0].dim, noAxes[0].nnzRow, noAxes[0].nb], [[100], ['64'], ['3'], [64]]);
 });
 
 test('the shipped suites in reports/suites validate and cover the seeds\' figure grids', async () => {
   const dir = join(REPO, 'reports', 'suites');
   const names = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-  assert.deepEqual(names, ['ci-smoke.json', 'paper-spmm.json', 'spgemm.json']);
+  assert.deepEqual(names, ['ci-smoke.json', 'paper-spmm.json', 'spgemm-wide.json', 'spgemm.json', 'spmm-wide.json']);
   const suites = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await loadSuite(join(dir, n))] as const)));
   const paper = suites['paper-spmm.json'].cases.map((c) => c.name);
   for (const f of ['fig6a', 'fig6b', 'fig7a', 'fig7b', 'fig7c', 'fig7d', 'fig7e', 'fig7f', 'fig8']) assert.ok(paper.includes(f), f);
@@ -91,6 +101,16 @@ test('the shipped suites in reports/suites validate and cover the seeds\' figure
   const gens = suites['spgemm.json'].cases.flatMap((c) => (c.op === 'spgemm' ? c.gen ?? [] : []));
   assert.deepEqual(gens, ['stencil:dims=3,n=40,points=27', 'stencil:dims=3,n=64,points=27', 'stencil:dims=2,n=1000,points=5', 'uniform:rows=200000,nnz_row=8', 'rmat:scale=16,ef=8', 'rmat:scale=18,ef=4']);
   for (const c of suites['ci-smoke.json'].cases) assert.ok(c.samples >= 20, 'compare needs enough samples');
+  // spmm-wide (issue 10): dims 16-1024, nnz/row 1 to dim/2, nB 8-1024, both layouts, f32/f64, batch 10-10000, mixed
+  const wide = suites['spmm-wide.json'].cases.flatMap((c) => (c.op === 'spmm' ? [c] : []));
+  const all = <K extends 'dim' | 'nnzRow' | 'nb' | 'batch' | 'precision'>(k: K) => wide.flatMap((c) => (c[k] ?? []) as unknown[]).map(String);
+  for (const d of ['16', '1024', '16:256']) assert.ok(all('dim').includes(d), `dim ${d}`);
+  for (const n of ['1', '512']) assert.ok(all('nnzRow').includes(n), `nnz/row ${n}`);
+  for (const nb of ['8', '1024']) assert.ok(all('nb').includes(nb), `nB ${nb}`);
+  for (const b of ['10', '10000']) assert.ok(all('batch').includes(b), `batch ${b}`);
+  assert.deepEqual([...new Set(all('precision'))].sort(), ['f32', 'f64']);
+  assert.deepEqual([...new Set(wide.map((c) => c.layout))].sort(), ['col', 'row']);
+  for (const c of wide) if (Array.isArray(c.methods)) assert.ok(c.methods.includes('auto'), `${c.name} runs auto`);
 });
 
 /** Fake cores: one case per n_B (spmm) or per precision (spgemm), like the real ones. */
@@ -123,7 +143,7 @@ function recordingSink(): SuiteSink & { progress: (p: SuiteProgress) => void; se
 }
 
 test('runSuite runs every case with its request and merges one valid result file', async () => {
-  const suite = parseSuite(GOOD, 'demo.json');
+  const suite = parseSuite(GOOD, DEMO);
   const runners = fakeRunners();
   const sink = recordingSink();
   let clock = 0;
@@ -150,7 +170,7 @@ test('a case that throws does not lose the others, and the run still fails', asy
   const s = structuredClone(GOOD);
   (s.cases[1] as Record<string, unknown>).samples = 99; // the fake core throws on this one
   const sink = recordingSink();
-  const out = await runSuite(parseSuite(s, 'demo.json'), { backend: 'cpu', command: [], runners: fakeRunners('spbench-cpu crashed (signal SEGV)'), sink });
+  const out = await runSuite(parseSuite(s, DEMO), { backend: 'cpu', command: [], runners: fakeRunners('spbench-cpu crashed (signal SEGV)'), sink });
   assert.deepEqual(sink.failed, ['files']);
   assert.deepEqual(out.file!.cases.map((c) => String(c.params.suite_case)), ['small', 'small', 'rmat']);
   assert.ok(out.error instanceof RuntimeFailure);
@@ -158,9 +178,8 @@ test('a case that throws does not lose the others, and the run still fails', asy
 });
 
 test('runSuiteCommand writes the merged result file with --json (plain progress lines)', async () => {
-  const dir = tempDir();
-  const suitePath = writeJson(dir, 'demo.json', GOOD);
-  const out = join(dir, 'out.json');
+  const suitePath = writeJson(SUITE_DIR, 'demo-cmd.json', GOOD);
+  const out = join(SUITE_DIR, 'out.json');
   const write = process.stderr.write;
   const lines: string[] = [];
   process.stderr.write = ((chunk: string) => (lines.push(String(chunk)), true)) as typeof process.stderr.write;
@@ -178,7 +197,7 @@ test('runSuiteCommand writes the merged result file with --json (plain progress 
 });
 
 test('CLI: run --validate lists the cases; a bad suite exits 2 naming the field', () => {
-  const dir = tempDir();
+  const dir = SUITE_DIR;
   const ok = cli(['run', writeJson(dir, 'ok.json', GOOD), '--validate']);
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(ok.stdout, /suite "demo" is valid, 3 case\(s\)/);
@@ -186,11 +205,36 @@ test('CLI: run --validate lists the cases; a bad suite exits 2 naming the field'
   (broken.cases[0] as Record<string, unknown>).batch = -1;
   const bad = cli(['run', writeJson(dir, 'bad.json', broken), '--json', join(dir, 'x.json')]);
   assert.equal(bad.code, 2);
-  assert.match(bad.stderr, /bad\.json: cases\[0\]\.batch: Too small/);
+  assert.match(bad.stderr, /bad\.json: cases\[0\]\.batch: --batch: '-1' is not a positive integer/);
   const notJson = cli(['run', writeJson(dir, 'nj.json', '{ nope')]);
   assert.equal(notJson.code, 2);
   assert.match(notJson.stderr, /suite file .*nj\.json is not JSON/);
 });
+
+// The same invalid request, given on the command line and as a suite case, is refused with the same sentence.
+const SAME_REFUSAL: [string[], Record<string, unknown>, string][] = [
+  [['spmm', '--dim', '256:32'], { op: 'spmm', dim: '256:32' }, '--dim must be a positive integer or MIN:MAX range, got "256:32" (min 256 is greater than max 32)'],
+  [['spgemm', '--gen', 'rmat:scale=abc'], { op: 'spgemm', gen: 'rmat:scale=abc' }, 'bad generator spec "rmat:scale=abc": missing ef='],
+  [['spgemm', '--gen', 'rmat:scale=abc,ef=2'], { op: 'spgemm', gen: 'rmat:scale=abc,ef=2' }, 'bad generator spec "rmat:scale=abc,ef=2": scale=abc is not a non-negative integer'],
+  [['spmm', '--nb', '0'], { op: 'spmm', nb: 0 }, "--nb: '0' is not a positive integer"],
+  [['spmm', '--matrices', '/no/such/graphs'], { op: 'spmm', matrices: '/no/such/graphs' }, "--matrices: '/no/such/graphs' does not exist"],
+  [['spgemm', '--gen', 'banded:n=9,bw=1', '--verify', 'rows:0'], { op: 'spgemm', gen: 'banded:n=9,bw=1', verify: 'rows:0' }, "--verify: expected full, none or rows:N (N >= 1 rows checked), received 'rows:0'"],
+  [['spgemm', '--gen', 'banded:n=9,bw=1', '--gen-b', 'banded:n=0,bw=1'], { op: 'spgemm', gen: 'banded:n=9,bw=1', gen_b: 'banded:n=0,bw=1' }, 'bad generator spec "banded:n=0,bw=1": n=0 must be from 1 to 2147483647'],
+  [['spgemm', '--gen', 'banded:n=9,bw=1', 'banded:n=8,bw=1', '--gen-b', 'banded:n=9,bw=1'], { op: 'spgemm', gen: ['banded:n=9,bw=1', 'banded:n=8,bw=1'], gen_b: 'banded:n=9,bw=1' }, '--gen-b: needs exactly one --gen (the A of A·B) and no matrix files, got 2 --gen and 0 file(s)'],
+];
+for (const [args, kase, message] of SAME_REFUSAL) {
+  test(`refused alike by the CLI and by run --validate: ${message}`, () => {
+    const fromCli = cli(args);
+    assert.equal(fromCli.code, 2);
+    assert.equal(fromCli.stderr, `spbench: ${message}\n`);
+    const suite = writeJson(SUITE_DIR, 'same.json', { name: 'same', cases: [{ name: 'c', ...kase }] });
+    const fromSuite = cli(['run', suite, '--validate']);
+    assert.equal(fromSuite.code, 2);
+    assert.equal(fromSuite.stdout, '');
+    const field = String(Object.keys(kase).filter((k) => k !== 'op').at(-1));
+    assert.equal(fromSuite.stderr, `spbench: invalid suite ${suite}: cases[0].${field}: ${message}\n`);
+  });
+}
 
 test('merging files from different backends keeps each case\'s backend and warns', async () => {
   const { mergeResultFiles } = await import('../src/suite/merge.js');

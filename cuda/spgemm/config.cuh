@@ -13,7 +13,7 @@
 
 namespace spb::spgemm {
 
-constexpr int kMaxGroups = 12;  // PWARP + TB levels + dense, upper bound
+constexpr int kMaxGroups = 14;  // PWARP + TB levels + dense + long + direct, upper bound
 
 struct Level {
   int table;       // hash table entries (power of two)
@@ -52,6 +52,9 @@ struct HashOptions {
   // dense path reads precomputed chunk bounds of B's rows instead of binary searches; TB rows whose column span
   // is too wide for the bitmap in the keys' free half get a bucket rank instead of the bitonic sort.
   bool pieces = false, chunk_bounds = false, bucket_rank = false;
+  // hash-opt (v7): rows of more than long_nnz nonzeros of A are walked in segments by many blocks into a global
+  // accumulator (0: off); rows of one nonzero of A with at most direct_max products are a scaled copy of the B row.
+  int long_nnz = 0, direct_max = 0;
 };
 
 inline HashOptions paper_options() { return HashOptions{}; }
@@ -60,12 +63,21 @@ inline HashOptions opt_options() {
   o.opt = true; o.load = 0.5; o.bitonic_above = 64; o.dense_by_density = true; o.flat_products = true;
   o.hash_mul = 0x9E3779B1u;
   o.pieces = o.chunk_bounds = o.bucket_rank = true;
-  // diagnosis only: SPB_SPGEMM_OFF=pieces,bounds,bucket turns v6's changes off one by one (A/B on one build)
+  // Long rows (more than 4096 nonzeros of A) split into windows of products over many blocks: OFF by default. Its first
+  // version (A-nonzero segments, bitmap atomics) was verified on the H100 but slower than the dense chunks on the
+  // long-row classes (docs/spgemm-notes.md, v7); the product-window version compiled but has not run on a GPU yet.
+  // SPB_SPGEMM_LONG=1 turns it on, for the A/B of the next GPU session.
+  if (const char* on = std::getenv("SPB_SPGEMM_LONG")) if (std::string(on) == "1") o.long_nnz = 4096;
+  // a warp copies a direct row in at most 256 coalesced steps; longer B rows take the chunked paths
+  o.direct_max = 8192;
+  // diagnosis only: SPB_SPGEMM_OFF=pieces,bounds,bucket,long,direct turns v6's changes off one by one (A/B on one build)
   if (const char* off = std::getenv("SPB_SPGEMM_OFF")) {
     const std::string v = off;
     if (v.find("pieces") != std::string::npos) o.pieces = false;
     if (v.find("bounds") != std::string::npos) o.chunk_bounds = false;
     if (v.find("bucket") != std::string::npos) o.bucket_rank = false;
+    if (v.find("long") != std::string::npos) o.long_nnz = 0;
+    if (v.find("direct") != std::string::npos) o.direct_max = 0;
   }
   return o;
 }

@@ -26,7 +26,10 @@ struct DevCsr {
 };
 
 // Group limits passed by value: a count c in [1, ub[0]] is group 0 (PWARP), (ub[g-1], ub[g]] group g,
-// above ub[n-1] the dense group n; 0 has no group (-1).
+// above ub[n-1] the dense group n; 0 has no group (-1). hash-opt adds two groups decided by A's row alone:
+// group n + 1 (long_group()) for rows of more than long_nnz nonzeros of A, walked in segments by many blocks into a
+// global accumulator, and group n + 2 (direct_group()) for rows of one nonzero of A, whose row of C is that B row
+// scaled (already sorted: no table, no symbolic pass).
 struct GroupLimits {
   int n = 0;
   int ub[kMaxGroups];
@@ -34,7 +37,12 @@ struct GroupLimits {
   int dense_min = -1;
   int dense_ratio = 0;
   int ncols = 0;
+  int long_nnz = 0;    // > 0: rows with more nonzeros of A than this take the long group
+  int direct_max = 0;  // > 0: rows of one nonzero of A whose B row has 1..direct_max entries take the direct group
+  __host__ __device__ int long_group() const { return n + 1; }
+  __host__ __device__ int direct_group() const { return n + 2; }
 };
+constexpr unsigned char kNoGroup = 255;
 
 __device__ __forceinline__ int group_of(const GroupLimits& g, int c) {
   if (c <= 0) return -1;
@@ -64,7 +72,7 @@ __device__ __forceinline__ int lower_bound(const int* a, int lo, int hi, int key
   return lo;
 }
 
-// Visits every product of A's row `row` (hash-opt's iteration). Warp `warp` of the `nw` sharing the row takes
+// Visits every product of A's nonzeros [a0, a1) (a row, or a segment of a long row; hash-opt's iteration). Warp `warp` of the `nw` sharing them takes
 // the nonzeros warp, warp + nw, ... of A 32 at a time, loading their B-row bounds in parallel (clipped to the
 // column window [lo, hi) when kClip: 32 binary searches at once instead of one after another). Then either
 //   flat: their products are spread evenly over the lanes (rows whose B rows are short: no idle lanes), or
@@ -72,12 +80,11 @@ __device__ __forceinline__ int lower_bound(const int* a, int lo, int hi, int key
 //         hit hub columns, where flat lanes would collide on the same hash slot or counter).
 // f(l, k): l indexes B's arrays, k A's. flat must be warp-uniform; called by whole warps.
 template <bool kClip, typename F>
-__device__ __forceinline__ void row_products(int row, const int* __restrict__ arp, const int* __restrict__ aci,
+__device__ __forceinline__ void row_products(int a0, int a1, const int* __restrict__ aci,
                                              const int* __restrict__ brp, const int* __restrict__ bci, int lo, int hi,
                                              bool flat, int warp, int nw, F&& f) {
   const unsigned full = 0xffffffffu;
   const int lane = threadIdx.x & 31;
-  const int a0 = arp[row], a1 = arp[row + 1];
   for (int first = a0 + warp; first < a1; first += nw * 32) {
     const int k = first + nw * lane;
     int s = 0, len = 0;
@@ -154,33 +161,27 @@ struct Clip {
 // Shared memory (ints) that row_pieces needs beside a kernel's tables.
 __host__ __device__ constexpr int pieces_ints(int block) { return 3 * block; }
 constexpr int kPiece = 128;  // B-row entries a warp takes at once in row_pieces
+constexpr int kLongBlock = 256;            // threads of the long path's blocks
+constexpr int kLongSeg = 8 * kLongBlock;   // nonzeros of a long row one block of the product prefix takes
+constexpr int kLongWindow = 4096;          // products of a long row one block walks at a time
+constexpr int kLongCols = 64 * kLongBlock; // columns (flag bytes) one block counts or writes: a range
 
-// Visits every product of A's row with the whole block balanced (hash-opt, rows whose B rows are long). The
+// Visits every product of A's nonzeros [a0, a1) with the whole block balanced (hash-opt, rows whose B rows are long). The
 // nonzeros of A, blockDim at a time, cut their B rows (clipped to the chunk when kClip) into pieces of kPiece
 // entries; warp w takes pieces w, w + nw, ... and walks each with lanes on consecutive (distinct) columns.
 // row_products gives a warp whole B rows: on R-MAT a row of C is ~19 nonzeros of A of which one or two reach a
 // hub row of B (up to 5531 entries), so one warp walked the hub while the other 31 of a 1024-thread block
 // idled. sh: pieces_ints(blockDim) ints. Called by the whole block (it has barriers); f(l, k) as in row_products.
-template <bool kClip, typename F>
-__device__ __forceinline__ void row_pieces(int row, const int* __restrict__ arp, const int* __restrict__ aci,
-                                           const int* __restrict__ brp, const int* __restrict__ bci, Clip clip,
-                                           int* sh, int* scratch, F&& f) {
+// bounds(k, s, e): the entries [s, e) of B that nonzero k of A multiplies (its B row, or the part of it in a chunk or a
+// product window).
+template <typename Bounds, typename F>
+__device__ __forceinline__ void pieces_walk(int a0, int a1, Bounds&& bounds, int* sh, int* scratch, F&& f) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
   int* sh_s = sh; int* sh_e = sh + blockDim.x; int* sh_pre = sh + 2 * blockDim.x;
-  const int a0 = arp[row], a1 = arp[row + 1];
   for (int base = a0; base < a1; base += blockDim.x) {
     const int k = base + threadIdx.x;
     int s = 0, e = 0;
-    if (k < a1) {
-      const int a = aci[k];
-      if (kClip && clip.bnd) {
-        const int* b = clip.bnd + (long long)a * clip.stride + clip.ch;
-        s = b[0]; e = b[1];
-      } else {
-        s = brp[a]; e = brp[a + 1];
-        if (kClip) { s = lower_bound(bci, s, e, clip.lo); e = lower_bound(bci, s, int(min((long long)e, (long long)s + (clip.hi - clip.lo))), clip.hi); }
-      }
-    }
+    if (k < a1) bounds(k, s, e);
     const int last = min(int(blockDim.x), a1 - base) - 1;
     sh_s[threadIdx.x] = s; sh_e[threadIdx.x] = e;
     // no B row longer than a piece (stencils): one piece a nonzero, no scan
@@ -211,14 +212,32 @@ __device__ __forceinline__ void row_pieces(int row, const int* __restrict__ arp,
   }
 }
 
+// pieces_walk over whole B rows, or B rows clipped to a dense chunk (kClip: chunk bounds of B when clip.bnd, else two
+// binary searches a nonzero).
+template <bool kClip, typename F>
+__device__ __forceinline__ void row_pieces(int a0, int a1, const int* __restrict__ aci,
+                                           const int* __restrict__ brp, const int* __restrict__ bci, Clip clip,
+                                           int* sh, int* scratch, F&& f) {
+  pieces_walk(a0, a1, [&](int k, int& s, int& e) {
+    const int a = aci[k];
+    if (kClip && clip.bnd) {
+      const int* b = clip.bnd + (long long)a * clip.stride + clip.ch;
+      s = b[0]; e = b[1];
+    } else {
+      s = brp[a]; e = brp[a + 1];
+      if (kClip) { s = lower_bound(bci, s, e, clip.lo); e = lower_bound(bci, s, int(min((long long)e, (long long)s + (clip.hi - clip.lo))), clip.hi); }
+    }
+  }, sh, scratch, f);
+}
+
 // hash-opt's walk of a row: row_pieces for rows of long B rows when `pieces` (a block-uniform choice: it has
 // barriers), else row_products (`flat` as there). clip.lo/hi are row_products' chunk; sh/scratch row_pieces' ints.
 template <bool kClip, typename F>
-__device__ __forceinline__ void row_walk(bool pieces, bool flat, int row, const int* __restrict__ arp, const int* __restrict__ aci,
+__device__ __forceinline__ void row_walk(bool pieces, bool flat, int a0, int a1, const int* __restrict__ aci,
                                          const int* __restrict__ brp, const int* __restrict__ bci, Clip clip, int* sh,
                                          int* scratch, F&& f) {
-  if (pieces && !flat) row_pieces<kClip>(row, arp, aci, brp, bci, clip, sh, scratch, f);
-  else row_products<kClip>(row, arp, aci, brp, bci, clip.lo, clip.hi, flat, threadIdx.x >> 5, blockDim.x >> 5, f);
+  if (pieces && !flat) row_pieces<kClip>(a0, a1, aci, brp, bci, clip, sh, scratch, f);
+  else row_products<kClip>(a0, a1, aci, brp, bci, clip.lo, clip.hi, flat, threadIdx.x >> 5, blockDim.x >> 5, f);
 }
 
 // Chunk bounds of every B row for the numeric dense path: bnd[b * (nchn + 1) + j] = first entry of row b with
@@ -235,9 +254,12 @@ __global__ void k_chunk_bounds(int nrows, const int* __restrict__ brp, const int
 // ---------------------------------------------------------------- grouping
 // One thread a row: products of the row (int64, flagged above INT_MAX), symbolic group id, histogram,
 // total products. Also clears cnt (the nnz per row, summed into by the dense path) and didx.
+// hash-opt: rows of more than gl.long_nnz nonzeros of A are not summed here (one warp would walk all of them); they are
+// listed instead: d = their place in the long list (didx[row], lrow[d] = row), loff[d] = offset of their nonzeros in
+// the long rows' product prefix, and the most prefix segments of one row (lsmall[0]); k_long_prefix counts them.
 __global__ void k_products(int m, const int* __restrict__ arp, const int* __restrict__ aci, const int* __restrict__ brp,
                            int* prod, int* cnt, int* didx, unsigned char* gid, GroupLimits gl, int* gcount,
-                           unsigned long long* total, int* overflow) {
+                           unsigned long long* total, int* overflow, int* lsmall, int* lrow, int* loff) {
   __shared__ int hist[kMaxGroups + 1];
   if (threadIdx.x <= kMaxGroups) hist[threadIdx.x] = 0;
   __syncthreads();
@@ -246,8 +268,9 @@ __global__ void k_products(int m, const int* __restrict__ arp, const int* __rest
   long long p = 0;
   // rows of more than 32 nonzeros are summed by their whole warp (an R-MAT hub row of thousands of nonzeros
   // walked by one thread was the tail of this kernel)
-  const bool wide = a1 - a0 > 32;
-  if (!wide) for (int k = a0; k < a1; ++k) { const int a = aci[k]; p += brp[a + 1] - brp[a]; }
+  const bool lng = gl.long_nnz > 0 && a1 - a0 > gl.long_nnz;
+  const bool wide = a1 - a0 > 32 && !lng;
+  if (!wide && !lng) for (int k = a0; k < a1; ++k) { const int a = aci[k]; p += brp[a + 1] - brp[a]; }
   for (unsigned w = __ballot_sync(0xffffffffu, wide); w; w &= w - 1) {
     const int src = __ffs(w) - 1;
     const int s0 = __shfl_sync(0xffffffffu, a0, src), s1 = __shfl_sync(0xffffffffu, a1, src);
@@ -259,9 +282,19 @@ __global__ void k_products(int m, const int* __restrict__ arp, const int* __rest
   if (row < m) {
     int pi = int(p);
     if (p > INT_MAX) { atomicExch(overflow, 1); pi = INT_MAX; }
-    prod[row] = pi; cnt[row] = 0; didx[row] = -1;
-    const int g = group_of(gl, pi);
-    gid[row] = (unsigned char)(g < 0 ? 255 : g);
+    const int na = a1 - a0;
+    int g = group_of(gl, pi), c = 0, d = -1;
+    if (lng) {
+      g = gl.long_group();
+      d = atomicAdd(&lsmall[1], 1);
+      lrow[d] = row;
+      loff[d] = atomicAdd(&lsmall[2], na);
+      atomicMax(&lsmall[0], (na + kLongSeg - 1) / kLongSeg);
+    } else if (g >= 0 && gl.direct_max > 0 && na == 1 && pi <= gl.direct_max) {
+      g = gl.direct_group(); c = pi;
+    }
+    prod[row] = pi; cnt[row] = c; didx[row] = d;
+    gid[row] = (unsigned char)(g < 0 ? kNoGroup : g);
     if (g >= 0) atomicAdd(&hist[g], 1);
   }
   if (row == m) cnt[m] = 0;  // the scan's last element, so rp[m] = nnz
@@ -269,46 +302,57 @@ __global__ void k_products(int m, const int* __restrict__ arp, const int* __rest
   for (int o = 16; o > 0; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
   if (lane == 0 && s) atomicAdd(total, s);
   __syncthreads();
-  if (threadIdx.x <= gl.n && hist[threadIdx.x]) atomicAdd(&gcount[threadIdx.x], hist[threadIdx.x]);
+  if (threadIdx.x <= gl.direct_group() && hist[threadIdx.x]) atomicAdd(&gcount[threadIdx.x], hist[threadIdx.x]);
 }
 
 // Numeric group of each row from its nnz; a row goes dense only if its symbolic pass was dense (didx >= 0),
 // which the configuration guarantees for every row too large for the largest numeric table.
+// sym_long/sym_direct: the symbolic limits' ids of those groups (the phases may have different level counts).
 __global__ void k_num_groups(int m, const int* __restrict__ cnt, const int* __restrict__ didx, unsigned char* gid,
-                             GroupLimits gl, int* gcount) {
+                             GroupLimits gl, int sym_long, int sym_direct, int* gcount) {
   __shared__ int hist[kMaxGroups + 1];
   if (threadIdx.x <= kMaxGroups) hist[threadIdx.x] = 0;
   __syncthreads();
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row < m) {
-    int g = group_of(gl, cnt[row]);
-    if (g == gl.n && didx[row] < 0) g = gl.n - 1;  // density rule only applies to rows with chunk counts
-    gid[row] = (unsigned char)(g < 0 ? 255 : g);
-    if (g >= 0) atomicAdd(&hist[g], 1);
+    int g = gid[row];
+    // long and direct rows keep their group (decided by A's row); the others are regrouped by nnz of C
+    if (g == sym_long) g = gl.long_group();
+    else if (g == sym_direct) g = gl.direct_group();
+    else {
+      g = group_of(gl, cnt[row]);
+      if (g == gl.n && didx[row] < 0) g = gl.n - 1;  // density rule only applies to rows with chunk counts
+    }
+    gid[row] = (unsigned char)(g < 0 ? kNoGroup : g);
+    if (g >= 0 && g != kNoGroup) atomicAdd(&hist[g], 1);
   }
   __syncthreads();
-  if (threadIdx.x <= gl.n && hist[threadIdx.x]) atomicAdd(&gcount[threadIdx.x], hist[threadIdx.x]);
+  if (threadIdx.x <= gl.direct_group() && hist[threadIdx.x]) atomicAdd(&gcount[threadIdx.x], hist[threadIdx.x]);
 }
 
-// Rows into per-group lists: perm[cursor[g]...] (cursor starts at the group's offset).
+// Rows of groups [0, ngroups) into per-group lists: perm[cursor[g]...] (cursor starts at the group's offset).
+// Rows of other groups (direct: walked over all rows by gid) get no list entry.
 __global__ void k_scatter(int m, const unsigned char* __restrict__ gid, int ngroups, int* cursor, int* perm) {
   __shared__ int cnt[kMaxGroups + 1], base[kMaxGroups + 1];
   if (threadIdx.x <= kMaxGroups) cnt[threadIdx.x] = 0;
   __syncthreads();
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
-  int g = 255, local = 0;
-  if (row < m) { g = gid[row]; if (g != 255) local = atomicAdd(&cnt[g], 1); }
+  int g = kNoGroup, local = 0;
+  if (row < m) { g = gid[row]; if (g < ngroups) local = atomicAdd(&cnt[g], 1); }
   __syncthreads();
   if (threadIdx.x < ngroups && cnt[threadIdx.x]) base[threadIdx.x] = atomicAdd(&cursor[threadIdx.x], cnt[threadIdx.x]);
   __syncthreads();
-  if (g != 255) perm[base[g] + local] = row;
+  if (g < ngroups) perm[base[g] + local] = row;
 }
 
 // ---------------------------------------------------------------- hash tables
 // Symbolic insert: returns 1 when this call added the key.
+// The grouping keeps every table at most half full (hash-opt; full for the paper's), so a probe always ends; the
+// loops still stop after a whole lap, so a table that could fill ends with a lost key (caught by verification)
+// rather than a hung kernel.
 __device__ __forceinline__ int sym_insert(int* table, int mask, int key, unsigned hmul) {
   int h = hash_slot(key, mask, hmul);
-  while (true) {
+  for (int probe = 0; probe <= mask; ++probe) {
     const int t = ((volatile int*)table)[h];
     if (t == key) return 0;
     if (t == -1) {
@@ -318,12 +362,13 @@ __device__ __forceinline__ int sym_insert(int* table, int mask, int key, unsigne
     }
     h = (h + 1) & mask;
   }
+  return 0;
 }
 
 template <typename T>
 __device__ __forceinline__ void num_insert(int* keys, T* vals, int mask, int key, T v, unsigned hmul) {
   int h = hash_slot(key, mask, hmul);
-  while (true) {
+  for (int probe = 0; probe <= mask; ++probe) {
     const int t = ((volatile int*)keys)[h];
     if (t == key) { atomicAdd(&vals[h], v); return; }
     if (t == -1) {
@@ -370,7 +415,7 @@ __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ a
   int n = 0;
   const auto ins = [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l], hmul); };
   if (flat) {
-    row_walk<false>(pieces, short_b_rows(prod, arp, row), row, arp, aci, brp, bci, Clip{}, table + tsize, scratch, ins);
+    row_walk<false>(pieces, short_b_rows(prod, arp, row), arp[row], arp[row + 1], aci, brp, bci, Clip{}, table + tsize, scratch, ins);
   } else {  // seed 004: a warp per nonzero of A
     const int warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
     for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
@@ -397,7 +442,7 @@ __global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* _
   __syncwarp();
   const int row = perm[idx];
   int n = 0;
-  row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
+  row_products<false>(arp[row], arp[row + 1], aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
                       [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l], hmul); });
   n = warp_sum(n);
   if (lane == 0) cnt[row] = n;
@@ -414,7 +459,7 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
   __shared__ int scratch[32];
   const int d = blockIdx.x / nchs, cs = blockIdx.x % nchs;
   const int row = perm[d];
-  const int lo = cs * width, hi = min(ncols, lo + width), w = hi - lo;
+  const int lo = cs * width, hi = int(min((long long)ncols, (long long)lo + width)), w = hi - lo;  // no int overflow near INT_MAX columns
   const int words = (w + 31) >> 5, subs = (w + num_width - 1) / num_width;
   int* subcnt = reinterpret_cast<int*>(sh_bits + width / 32);
   for (int i = threadIdx.x; i < words; i += blockDim.x) sh_bits[i] = 0u;
@@ -430,8 +475,8 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
   };
   const bool flat = short_b_rows(prod, arp, row);
   int* pa = subcnt + width / num_width;  // row_pieces' ints
-  if (nchs > 1) row_walk<true>(pieces, flat, row, arp, aci, brp, bci, Clip{lo, hi}, pa, scratch, mark);
-  else row_walk<false>(pieces, flat, row, arp, aci, brp, bci, Clip{lo, hi}, pa, scratch, mark);
+  if (nchs > 1) row_walk<true>(pieces, flat, arp[row], arp[row + 1], aci, brp, bci, Clip{lo, hi}, pa, scratch, mark);
+  else row_walk<false>(pieces, flat, arp[row], arp[row + 1], aci, brp, bci, Clip{lo, hi}, pa, scratch, mark);
   __syncthreads();
   const int wps = num_width / 32;  // words per numeric chunk
   for (int i = threadIdx.x; i < words; i += blockDim.x) {
@@ -501,7 +546,7 @@ __global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* _
   for (int i = lane; i < tsize; i += 32) { keys[i] = -1; vals[i] = T(0); }
   __syncwarp();
   const int row = perm[idx];
-  row_products<false>(row, arp, aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
+  row_products<false>(arp[row], arp[row + 1], aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
                       [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l], hmul); });
   __syncwarp();
   int n = 0;
@@ -547,7 +592,7 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
   int* pa = reinterpret_cast<int*>(vals + tsize);  // row_pieces' ints (pieces only)
   const auto acc = [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l], hmul); };
   if (flat) {
-    row_walk<false>(pieces, short_b_rows(prod, arp, row), row, arp, aci, brp, bci, Clip{}, pa, scratch, acc);
+    row_walk<false>(pieces, short_b_rows(prod, arp, row), arp[row], arp[row + 1], aci, brp, bci, Clip{}, pa, scratch, acc);
   } else {  // seed 004: a warp per nonzero of A
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
     for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
@@ -693,7 +738,7 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
   if (cc[ch] == 0) return;
   int off = crp[row];
   for (int j = 0; j < ch; ++j) off += cc[j];
-  const int lo = ch * width, hi = min(ncols, lo + width), w = hi - lo, words = (w + 31) >> 5;
+  const int lo = ch * width, hi = int(min((long long)ncols, (long long)lo + width)), w = hi - lo, words = (w + 31) >> 5;
   for (int i = threadIdx.x; i < w; i += blockDim.x) vals[i] = T(0);
   for (int i = threadIdx.x; i < words; i += blockDim.x) flags[i] = 0u;
   __syncthreads();
@@ -706,8 +751,8 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
   const bool flat = short_b_rows(prod, arp, row);
   int* pa = reinterpret_cast<int*>(flags + width / 32);  // row_pieces' ints
   const Clip clip{lo, hi, bnd, nchn + 1, ch};
-  if (nchn > 1) row_walk<true>(pieces, flat, row, arp, aci, brp, bci, clip, pa, scratch, acc);
-  else row_walk<false>(pieces, flat, row, arp, aci, brp, bci, clip, pa, scratch, acc);
+  if (nchn > 1) row_walk<true>(pieces, flat, arp[row], arp[row + 1], aci, brp, bci, clip, pa, scratch, acc);
+  else row_walk<false>(pieces, flat, arp[row], arp[row + 1], aci, brp, bci, clip, pa, scratch, acc);
   __syncthreads();
   // Each thread owns a contiguous run of words; the scan of their popcounts gives its output position.
   const int per = (words + blockDim.x - 1) / blockDim.x;
@@ -725,6 +770,195 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
       cv[pos] = vals[c];
       ++pos;
     }
+  }
+}
+
+
+// ---------------------------------------------------------------- long rows (hash-opt)
+// A row of A with more than GroupLimits::long_nnz nonzeros (a full row of A, a power-law hub) would have one block walk
+// all of them, and one nonzero of it may reach a B row of millions. So long rows are cut by products: k_long_prefix
+// writes every nonzero's inclusive product prefix (pre, int64, per row from loff[d]); then each block of the walk
+// takes windows of kLongWindow products, and the windows of a row merge in a global accumulator of the row: a flag
+// byte per column (plain stores: no atomics) and, numeric only, ncols values. Rows are processed in batches whose
+// accumulators fit the budget; blockIdx.y is the row's place in the batch (lrow, loff, lprod offset to the batch).
+
+// Block (segment s, long row d): the inclusive product prefix of kLongSeg nonzeros, local to the segment, and the
+// segment's sum in segtot[d * maxseg + s]. Eight consecutive nonzeros a thread.
+__global__ void __launch_bounds__(kLongBlock) k_long_prefix(const int* __restrict__ lrow, const int* __restrict__ loff, const int* __restrict__ arp,
+                                                            const int* __restrict__ aci, const int* __restrict__ brp, long long* pre,
+                                                            long long* segtot, int maxseg) {
+  __shared__ long long sh_tot[kLongBlock / 32];
+  const int d = blockIdx.y, row = lrow[d];
+  const int a0 = arp[row], na = arp[row + 1] - a0, j0 = blockIdx.x * kLongSeg;
+  if (j0 >= na) return;
+  const int per = kLongSeg / kLongBlock, jt = j0 + threadIdx.x * per;
+  long long len[per];
+  long long mine = 0;
+#pragma unroll
+  for (int i = 0; i < per; ++i) {
+    len[i] = 0;
+    if (jt + i < na) { const int a = aci[a0 + jt + i]; len[i] = brp[a + 1] - brp[a]; }
+    mine += len[i];
+  }
+  // block exclusive scan of int64 sums
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+  long long incl = mine;
+  for (int o = 1; o < 32; o <<= 1) { const long long y = __shfl_up_sync(0xffffffffu, incl, o); if (lane >= o) incl += y; }
+  if (lane == 31) sh_tot[warp] = incl;
+  __syncthreads();
+  long long before = 0, all = 0;
+  for (int w = 0; w < kLongBlock / 32; ++w) { if (w < warp) before += sh_tot[w]; all += sh_tot[w]; }
+  long long run = before + incl - mine;
+  long long* out = pre + loff[d];
+#pragma unroll
+  for (int i = 0; i < per; ++i) if (jt + i < na) { run += len[i]; out[jt + i] = run; }
+  if (threadIdx.x == 0) segtot[(long long)d * maxseg + blockIdx.x] = all;
+}
+
+// Adds the sums of the earlier segments to each segment's prefix; the last segment's block records the row's products
+// (lprod[d], prod[row] clipped to INT_MAX), adds them to the total and flags rows beyond the int32 path.
+__global__ void __launch_bounds__(kLongBlock) k_long_prefix_fix(const int* __restrict__ lrow, const int* __restrict__ loff, const int* __restrict__ arp,
+                                                                long long* pre, const long long* __restrict__ segtot, int maxseg,
+                                                                long long* lprod, int* prod, unsigned long long* total, int* overflow) {
+  __shared__ long long sh_off[kLongBlock / 32];
+  const int d = blockIdx.y, row = lrow[d];
+  const int na = arp[row + 1] - arp[row], j0 = blockIdx.x * kLongSeg, s = blockIdx.x;
+  if (j0 >= na) return;
+  const long long* st = segtot + (long long)d * maxseg;
+  long long mine = 0;
+  for (int i = threadIdx.x; i < s; i += blockDim.x) mine += st[i];
+  for (int o = 16; o > 0; o >>= 1) mine += __shfl_xor_sync(0xffffffffu, mine, o);
+  if ((threadIdx.x & 31) == 0) sh_off[threadIdx.x >> 5] = mine;
+  __syncthreads();
+  long long off = 0;
+  for (int w = 0; w < kLongBlock / 32; ++w) off += sh_off[w];
+  long long* out = pre + loff[d];
+  if (off) for (int j = j0 + threadIdx.x; j < min(na, j0 + kLongSeg); j += blockDim.x) out[j] += off;
+  if (threadIdx.x == 0 && j0 + kLongSeg >= na) {
+    const long long tot = off + st[s];
+    lprod[d] = tot;
+    prod[row] = int(min(tot, (long long)INT_MAX));
+    atomicAdd(total, (unsigned long long)tot);
+    if (tot > INT_MAX) atomicExch(overflow, 1);
+  }
+}
+
+// Flags the columns of the row's products (symbolic) or also adds the products into its values (numeric, vals set),
+// window by window: window w holds the row's products [w * kLongWindow, (w + 1) * kLongWindow); its nonzeros of A are
+// found by binary search in the prefix and their B rows clipped to the window. Grid: (blocks a row, rows in batch).
+template <typename T>
+__global__ void __launch_bounds__(kLongBlock) k_long_walk(const int* __restrict__ lrow, const int* __restrict__ loff, const long long* __restrict__ lprod,
+                                                          const long long* __restrict__ pre, const int* __restrict__ arp, const int* __restrict__ aci,
+                                                          const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
+                                                          const T* __restrict__ bv, unsigned char* flags, long long fstride, T* vals, long long ncols) {
+  __shared__ int scratch[32];
+  __shared__ int sh[pieces_ints(kLongBlock)];
+  __shared__ int win[2];
+  const int row = lrow[blockIdx.y];
+  const int a0 = arp[row], na = arp[row + 1] - a0;
+  const long long P = lprod[blockIdx.y];
+  const long long* pr = pre + loff[blockIdx.y];
+  unsigned char* fl = flags + (long long)blockIdx.y * fstride;
+  T* rv = vals ? vals + (long long)blockIdx.y * ncols : nullptr;
+  for (long long p0 = (long long)blockIdx.x * kLongWindow; p0 < P; p0 += (long long)gridDim.x * kLongWindow) {
+    const long long p1 = min(P, p0 + kLongWindow);
+    __syncthreads();  // win is rewritten
+    if (threadIdx.x < 2) {  // first nonzero whose inclusive prefix exceeds p0 / reaches p1
+      const long long key = threadIdx.x ? p1 : p0 + 1;
+      int lo = 0, hi = na;
+      while (lo < hi) { const int mid = (lo + hi) >> 1; if (pr[mid] < key) lo = mid + 1; else hi = mid; }
+      win[threadIdx.x] = lo;
+    }
+    __syncthreads();
+    pieces_walk(a0 + win[0], a0 + min(na - 1, win[1]) + 1, [&](int k, int& s, int& e) {
+      const int a = aci[k];
+      const int b0 = brp[a], len = brp[a + 1] - b0;
+      const long long start = pr[k - a0] - len;  // product index of the B row's first entry
+      s = b0 + int(max(0LL, p0 - start));
+      e = b0 + int(min((long long)len, p1 - start));
+      if (e < s) e = s;
+    }, sh, scratch, [&](int l, int k) {
+      const int c = bci[l];
+      fl[c] = 1;
+      if (rv) atomicAdd(&rv[c], av[k] * bv[l]);
+    });
+  }
+}
+
+// Symbolic: the flagged columns of range blockIdx.x (kLongCols columns) of the batch row blockIdx.y; the range's count
+// goes to rcnt[d * nranges + range] (d = didx[row]) and is added to cnt[row]. Flags are 0/1 bytes, so the popcount of
+// a word counts its flagged bytes.
+__global__ void __launch_bounds__(kLongBlock) k_long_count(const int* __restrict__ lrow, const int* __restrict__ didx, const unsigned char* __restrict__ flags,
+                                                           long long fstride, long long ncols, int nranges, int* rcnt, int* cnt) {
+  __shared__ int sh_tot[kLongBlock / 32];
+  const int row = lrow[blockIdx.y];
+  const unsigned* fw = reinterpret_cast<const unsigned*>(flags + (long long)blockIdx.y * fstride);
+  const long long words = (ncols + 3) / 4;
+  const long long w0 = (long long)blockIdx.x * (kLongCols / 4), w1 = min(words, w0 + kLongCols / 4);
+  int mine = 0;
+  for (long long i = w0 + threadIdx.x; i < w1; i += blockDim.x) mine += __popc(fw[i]);
+  mine = warp_sum(mine);
+  if ((threadIdx.x & 31) == 0) sh_tot[threadIdx.x >> 5] = mine;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    int t = 0;
+    for (int w = 0; w < kLongBlock / 32; ++w) t += sh_tot[w];
+    rcnt[(long long)didx[row] * nranges + blockIdx.x] = t;
+    if (t) atomicAdd(&cnt[row], t);
+  }
+}
+
+// Numeric: writes range blockIdx.x of the batch row blockIdx.y, sorted by construction: each thread owns 64
+// consecutive columns (16 flag words); the scan of their counts after the counts of the earlier ranges gives its
+// output position.
+template <typename T>
+__global__ void __launch_bounds__(kLongBlock) k_long_write(const int* __restrict__ lrow, const int* __restrict__ didx, const unsigned char* __restrict__ flags,
+                                                           long long fstride, const T* __restrict__ vals, long long ncols, int nranges,
+                                                           const int* __restrict__ rcnt, const int* __restrict__ crp, int* cci, T* cv) {
+  __shared__ int scratch[32];
+  const int row = lrow[blockIdx.y];
+  const int* rc = rcnt + (long long)didx[row] * nranges;
+  if (rc[blockIdx.x] == 0) return;
+  int off = crp[row];
+  for (int j = 0; j < int(blockIdx.x); ++j) off += rc[j];
+  const unsigned* fw = reinterpret_cast<const unsigned*>(flags + (long long)blockIdx.y * fstride);
+  const T* rv = vals + (long long)blockIdx.y * ncols;
+  const long long words = (ncols + 3) / 4;
+  const long long w0 = min(words, (long long)blockIdx.x * (kLongCols / 4) + threadIdx.x * 16), w1 = min(words, w0 + 16);
+  int mine = 0;
+  for (long long i = w0; i < w1; ++i) mine += __popc(fw[i]);
+  int pos = off + block_exclusive_scan(mine, scratch);
+  for (long long i = w0; i < w1; ++i) {
+    for (unsigned f = fw[i]; f; f &= f - 1) {
+      const int c = int(i * 4 + ((__ffs(f) - 1) >> 3));
+      cci[pos] = c;
+      cv[pos] = rv[c];
+      ++pos;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- direct rows (hash-opt)
+// Rows of one nonzero a of A: C's row is a times B's row, in B's (sorted) order. One thread a row; rows whose B row
+// is longer than 8 are copied by their whole warp (coalesced), one after the other.
+template <typename T>
+__global__ void k_num_direct(int m, const unsigned char* __restrict__ gid, int direct, const int* __restrict__ arp,
+                             const int* __restrict__ aci, const T* __restrict__ av, const int* __restrict__ brp,
+                             const int* __restrict__ bci, const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv) {
+  const int row = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
+  int s = 0, len = 0, o = 0;
+  T x = T(0);
+  if (row < m && gid[row] == direct) {
+    const int k = arp[row], a = aci[k];
+    x = av[k]; s = brp[a]; len = brp[a + 1] - s; o = crp[row];
+  }
+  const bool wide = len > 8;
+  if (!wide) for (int j = 0; j < len; ++j) { cci[o + j] = bci[s + j]; cv[o + j] = x * bv[s + j]; }
+  for (unsigned w = __ballot_sync(0xffffffffu, wide); w; w &= w - 1) {
+    const int src = __ffs(w) - 1;
+    const int ss = __shfl_sync(0xffffffffu, s, src), ll = __shfl_sync(0xffffffffu, len, src), oo = __shfl_sync(0xffffffffu, o, src);
+    const T xx = __shfl_sync(0xffffffffu, x, src);
+    for (int j = lane; j < ll; j += 32) { cci[oo + j] = bci[ss + j]; cv[oo + j] = xx * bv[ss + j]; }
   }
 }
 

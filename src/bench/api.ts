@@ -1,10 +1,17 @@
 // What the spmm / spgemm commands and suites ask the core to run. The CLI and `spbench run` both
 // build these requests; src/bench/spmm-run.ts and spgemm-run.ts carry them out.
-import type { CaseResult, ResultFile } from './result-file.js';
+import type { CaseResult } from '../results/schema.js';
 
-export type Precision = 'f32' | 'f64';
-export type TimingMode = 'kernel' | 'e2e' | 'graph';
-export type BackendChoice = 'auto' | 'cpu' | 'cuda';
+export const OPS = ['spmm', 'spgemm'] as const;
+export type Op = (typeof OPS)[number];
+export const PRECISIONS = ['f32', 'f64'] as const;
+export type Precision = (typeof PRECISIONS)[number];
+export const TIMING_MODES = ['kernel', 'e2e', 'graph'] as const;
+export type TimingMode = (typeof TIMING_MODES)[number];
+export const LAYOUTS = ['row', 'col'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+export const BACKENDS = ['auto', 'cpu', 'cuda'] as const;
+export type BackendChoice = (typeof BACKENDS)[number];
 
 export interface SpmmRequest {
   batch: number[]; // batch sizes to sweep
@@ -13,7 +20,7 @@ export interface SpmmRequest {
   nb: number[]; // n_B values, one native run sweeps them all
   precision: Precision[];
   mode: TimingMode[];
-  layout: 'row' | 'col';
+  layout: Layout;
   methods: string[] | 'all';
   matrices?: string[]; // .mtx/.spb files or directories that form one batch, instead of generated ones
   seed: number;
@@ -28,6 +35,7 @@ export interface SpgemmRequest {
   inputs: string[]; // matrix files (A; C = A·A unless b is set)
   gen: string[]; // generator specs, e.g. "rmat:scale=18,ef=4"
   b?: string; // second operand file for A·B
+  genB?: string; // second operand generated from this spec (A·B with a generated A), instead of b
   precision: Precision[];
   methods: string[] | 'all';
   seed: number;
@@ -35,9 +43,17 @@ export interface SpgemmRequest {
   samples: number;
   breakdown: boolean;
   explain: boolean;
+  verify: VerifyMode;
   repeat?: number; // separate native process runs on the same inputs (default 1)
   backend: BackendChoice;
 }
+
+/**
+ * How results are checked against the CPU float64 reference: every row ('full', the reference cached by the
+ * operands' content so a second run or --repeat reads it), `rows:N` (N rows: the longest by products and the rest
+ * drawn from the seed; for products whose full reference takes too long) or not at all ('none').
+ */
+export type VerifyMode = 'full' | 'none' | `rows:${number}`;
 
 export interface RunProgress {
   done: number; // cases finished
@@ -52,5 +68,3 @@ export interface RunSink {
   caseDone(c: CaseResult): void;
   log(message: string): void;
 }
-
-export type RunOutcome = ResultFile;

@@ -6,7 +6,8 @@ import { cpus, hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EnvLine } from '../native/protocol.js';
-import { RESULT_SCHEMA, type CaseResult, type ResultFile } from './result-file.js';
+import { RESULT_SCHEMA, type CaseResult, type ResultFile } from '../results/schema.js';
+import { givenCommit } from '../config.js';
 
 /** The package root (where package.json lives): dist/src/bench → ../../.. */
 export const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
@@ -22,8 +23,7 @@ export function spbenchVersion(): string {
  * it is a git checkout (a worktree has a .git file); else null.
  */
 export function gitCommit(dir = PACKAGE_DIR, env: NodeJS.ProcessEnv = process.env): string | null {
-  const given = env.SPBENCH_COMMIT?.trim();
-  const fromEnv = given && /^[0-9a-f]{40}$/.test(given) ? given : null;
+  const fromEnv = givenCommit(env);
   if (fromEnv || !existsSync(join(dir, '.git'))) return fromEnv;
   try {
     const out = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });

@@ -9,6 +9,7 @@ import type { EnvLine, ExplainLine, NativeLine, ResultLine } from '../native/pro
 import { RuntimeFailure } from '../util/errors.js';
 import type { RunProgress, RunSink } from './api.js';
 import type { BenchDeps } from './deps.js';
+import { extraNativeArgs } from '../config.js';
 
 /** A RunSink that may also receive derived-parameter tables (`--explain`). */
 export interface BenchSink extends RunSink {
@@ -59,14 +60,6 @@ export class ProgressTracker {
     this.done += n;
     if (this.done >= this.total) this.report(label);
   }
-}
-
-/**
- * Test aid: SPBENCH_NATIVE_ARGS is appended to every native command line, e.g. "--inject-fault"
- * (spbench-cpu then writes a wrong result, docs/native-build.md), so a failure can be driven end to end.
- */
-export function extraNativeArgs(env = process.env): string[] {
-  return (env.SPBENCH_NATIVE_ARGS ?? '').split(/\s+/).filter(Boolean);
 }
 
 export interface NativeOutput {

@@ -29,19 +29,10 @@ export function nonNegativeInt(text: string, opt: string): number {
   return intOf(text, opt, 0, 'not a non-negative integer');
 }
 
-/** "16,32,64" → [16, 32, 64]; repeated values are kept once, in first-seen order. */
-export function positiveIntList(text: string, opt: string): number[] {
-  return unique(splitList(text, opt).map((s) => positiveInt(s, opt)));
-}
-
 export function oneOf<T extends string>(text: string, opt: string, allowed: readonly T[]): T {
   const t = text.trim();
   if (!(allowed as readonly string[]).includes(t)) throw bad(opt, text, `not one of ${allowed.join(', ')}`);
   return t as T;
-}
-
-export function listOf<T extends string>(text: string, opt: string, allowed: readonly T[]): T[] {
-  return unique(splitList(text, opt).map((s) => oneOf(s, opt, allowed)));
 }
 
 /** "all" or a list of method names (the native executable rejects names it does not know). */
@@ -52,16 +43,6 @@ export function methodList(text: string, opt: string): string[] | 'all' {
     if (!/^[A-Za-z0-9][A-Za-z0-9_.+-]*$/.test(n)) throw bad(opt, n, 'not a method name (letters, digits, _ . + -)');
   }
   return names;
-}
-
-/**
- * "64", "32:256" or a list of them ("32,64,128", "32:256,64"); each item is checked by `check`
- * (the generators' parseRange) so that bad ranges fail before anything runs.
- */
-export function rangeList(text: string, opt: string, check: (item: string, what: string) => unknown): string[] {
-  const items = unique(splitList(text, opt));
-  for (const item of items) check(item, opt);
-  return items;
 }
 
 function unique<T>(xs: T[]): T[] {

@@ -1,6 +1,6 @@
 // What the table and plain renderers both show, decided once: row order, status words, the
 // comparison with the fastest peer, the case header and number formats.
-import type { CaseResult, MethodResult, ResultFile } from './result-file.js';
+import type { CaseResult, MethodResult, ResultFile } from '../results/schema.js';
 
 const STATUS_ORDER: Record<MethodResult['status'], number> = { ok: 0, failed: 1, error: 2, not_applicable: 3 };
 

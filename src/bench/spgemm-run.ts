@@ -1,42 +1,67 @@
 // Carries out an SpgemmRequest: one native run per (input, precision), C = A·A or A·B.
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cacheDir } from '../config.js';
 import type { CsrMatrix } from '../matrix/types.js';
 import { RuntimeFailure, UserError } from '../util/errors.js';
-import type { SpgemmRequest } from './api.js';
+import type { SpgemmRequest, VerifyMode } from './api.js';
 import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
 import { describeMatrices, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
 import { invokeRepeated } from './repeat.js';
-import type { CaseResult, ResultFile } from './result-file.js';
-import { planSpgemm, sourceName, type SpgemmCasePlan, type SpgemmSource } from './spgemm-plan.js';
+import type { CaseResult, ResultFile } from '../results/schema.js';
+import { planSpgemm, sourceKey, type SpgemmCasePlan, type SpgemmSource } from './spgemm-plan.js';
 import { toMethodResult } from './stats.js';
 
-async function loadA(d: BenchDeps, s: SpgemmSource, seed: number): Promise<CsrMatrix> {
+async function loadOperand(d: BenchDeps, s: SpgemmSource, seed: number): Promise<CsrMatrix> {
   return s.kind === 'file' ? d.loadMatrix(s.path) : d.generateMatrix(s.spec, seed);
 }
 
-export function checkShapes(aName: string, a: CsrMatrix, bName: string | undefined, b: CsrMatrix): void {
+/** `bOption` names the option that gave B (--b or --gen-b); undefined means C = A·A. */
+export function checkShapes(aName: string, a: CsrMatrix, bName: string | undefined, b: CsrMatrix, bOption = '--b'): void {
   if (bName === undefined && a.rows !== a.cols) {
-    throw new UserError(`${aName}: A·A needs a square matrix, but it is ${a.rows}×${a.cols} (give the second operand with --b)`);
+    throw new UserError(`${aName}: A·A needs a square matrix, but it is ${a.rows}×${a.cols} (give the second operand with --b or --gen-b)`);
   }
   if (a.cols !== b.rows) {
-    throw new UserError(`--b: ${aName} is ${a.rows}×${a.cols} and ${bName} is ${b.rows}×${b.cols}; A·B needs A's columns (${a.cols}) to equal B's rows (${b.rows})`);
+    throw new UserError(`${bOption}: ${aName} is ${a.rows}×${a.cols} and ${bName} is ${b.rows}×${b.cols}; A·B needs A's columns (${a.cols}) to equal B's rows (${b.rows})`);
   }
+}
+
+function describeSource(s: SpgemmSource): string {
+  return s.kind === 'file' ? s.path : `gen ${s.spec}`;
 }
 
 function spgemmInput(a: CsrMatrix, b: CsrMatrix, plan: SpgemmCasePlan): CaseResult['input'] {
   const da = describeMatrices([a]);
   const input: CaseResult['input'] = {
-    source: plan.source.kind === 'file' ? plan.source.path : `gen ${plan.source.spec}`,
+    source: describeSource(plan.source),
     a_rows: a.rows, a_cols: a.cols, a_nnz: da.nnz,
   };
   if (plan.b) {
-    input.b_source = plan.b;
+    input.b_source = describeSource(plan.b);
     input.b_rows = b.rows;
     input.b_cols = b.cols;
     input.b_nnz = describeMatrices([b]).nnz;
   }
   return input;
+}
+
+/** The native reference options of a --verify mode: full references are kept in `cache` (by the operands' content). */
+export function referenceArgs(verify: VerifyMode, seed: number, cache: string | null): string[] {
+  if (verify === 'none') return ['--reference', 'none'];
+  if (verify === 'full') return ['--reference', 'cpu', ...(cache ? ['--reference-cache', cache] : [])];
+  return ['--reference', verify, '--verify-seed', String(seed)];
+}
+
+/** The folder of cached SpGEMM references, made on first use; null (no cache) where it cannot be made. */
+async function referenceCache(): Promise<string | null> {
+  const dir = join(cacheDir(), 'references');
+  try {
+    await mkdir(dir, { recursive: true });
+    return dir;
+  } catch {
+    return null;
+  }
 }
 
 export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: BenchDeps): Promise<ResultFile> {
@@ -49,18 +74,21 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
   const progress = new ProgressTracker(plans.length, sink);
   let env: ResultFile['env'] = null;
   const cases: CaseResult[] = [];
-  const bMatrix = req.b ? await d.loadMatrix(req.b) : null;
+  const bPlan = plans[0];
+  const bMatrix = bPlan.b ? await loadOperand(d, bPlan.b, req.seed) : null;
+  const bOption = bPlan.b?.kind === 'gen' ? '--gen-b' : '--b';
+  const refCache = req.verify === 'full' ? await referenceCache() : null;
 
   await withTempDir(async (dir) => {
     let current = null as { key: string; a: CsrMatrix } | null; // plans are ordered by source
     let n = 0;
     for (const plan of plans) {
       progress.report(plan.label);
-      const key = sourceName(plan.source);
-      if (current?.key !== key) current = { key, a: await loadA(d, plan.source, req.seed) };
+      const key = sourceKey(plan.source);
+      if (current?.key !== key) current = { key, a: await loadOperand(d, plan.source, req.seed) };
       const a = current.a;
       const b = bMatrix ?? a;
-      checkShapes(key, a, req.b, b);
+      checkShapes(plan.aName, a, plan.bName, b, bOption);
       const aPath = join(dir, `a-${n}.spb`);
       await d.writeSpb(aPath, [a], { valueType: plan.precision });
       const args = ['spgemm', '--a', aPath];
@@ -73,6 +101,7 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
       args.push('--precision', plan.precision, '--methods', req.methods === 'all' ? 'all' : req.methods.join(','),
         '--warmup', String(req.warmup), '--samples', String(req.samples));
       if (req.breakdown) args.push('--breakdown');
+      args.push(...referenceArgs(req.verify, req.seed, refCache));
       if (req.explain) args.push('--explain');
       const out = await invokeRepeated(d, exe, args, 'spgemm', sink, progress, plan.label, req.repeat);
       env ??= out.env;

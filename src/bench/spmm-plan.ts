@@ -1,10 +1,10 @@
 // Turns an SpmmRequest into native runs and cases. A case is one (input, n_B, precision, mode) and
 // owns a stable id that `compare` uses to pair results of two files. One native run sweeps the
 // whole n_B list, so a run yields one case per n_B.
-import { basename } from 'node:path';
 import { parseRange, type Range } from '../matrix/generate/range.js';
 import { UserError } from '../util/errors.js';
 import type { Precision, SpmmRequest, TimingMode } from './api.js';
+import { distinctNames, resolvedPath } from '../util/path-names.js';
 
 export type Params = Record<string, string | number | boolean>;
 
@@ -35,9 +35,9 @@ export interface SpmmRunPlan {
   cases: SpmmCasePlan[];
 }
 
-/** A short name for a list of input paths, stable across machines (basenames only). */
+/** A short name for a list of input paths, stable across machines (basenames, with folders only where two share one). */
 export function filesName(paths: string[]): string {
-  return paths.map((p) => basename(p.replace(/[\\/]+$/, ''))).join('+');
+  return distinctNames(paths).join('+');
 }
 
 function sourceId(s: SpmmSource): string {
@@ -88,7 +88,8 @@ export function planSpmm(req: SpmmRequest): SpmmRunPlan[] {
           params: { ...sourceParams(source), nb, precision, mode, layout: req.layout, seed: req.seed },
           nb,
         }));
-        runs.push({ inputKey: sourceId(source), source, precision, mode, layout: req.layout, nb: req.nb, label: label(req.nb.join(',')), cases });
+        const inputKey = source.kind === 'files' ? `files=${source.paths.map(resolvedPath).join('+')}` : sourceId(source);
+        runs.push({ inputKey, source, precision, mode, layout: req.layout, nb: req.nb, label: label(req.nb.join(',')), cases });
       }
     }
   }

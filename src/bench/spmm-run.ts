@@ -10,7 +10,7 @@ import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
 import { describeMatrices, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
 import { invokeRepeated, type RepeatedLine } from './repeat.js';
-import type { CaseResult, ResultFile } from './result-file.js';
+import type { CaseResult, ResultFile } from '../results/schema.js';
 import { checkSpmmFits, countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
 import { toMethodResult } from './stats.js';
 

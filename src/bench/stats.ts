@@ -2,7 +2,7 @@
 // Native executables report raw samples only (docs/native-protocol.md), so every figure in tables,
 // JSON and comparisons is computed here the same way.
 import type { ResultLine } from '../native/protocol.js';
-import type { MethodResult } from './result-file.js';
+import type { MethodResult } from '../results/schema.js';
 
 export interface SampleSummary {
   median: number;

@@ -3,10 +3,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { BenchSink } from '../bench/native-run.js';
-import { ResultFile } from '../bench/result-file.js';
+import type { ResultFile } from '../results/schema.js';
+import { writeResultFile } from '../results/write.js';
 import { renderPlain, plainSink } from '../report/plain.js';
-import { writeFileAtomicSync } from '../util/atomic-write.js';
 import { UserError } from '../util/errors.js';
+import { inCi } from '../config.js';
 
 export interface OutputOptions {
   json?: string;
@@ -19,12 +20,6 @@ export function checkJsonTarget(json: string | undefined): void {
   const dir = dirname(resolve(json));
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UserError(`--json: directory '${dirname(json)}' does not exist`);
   if (existsSync(json) && statSync(json).isDirectory()) throw new UserError(`--json: '${json}' is a directory`);
-}
-
-/** CI set to anything but "", "0" or "false" means a log, not a person, reads the output. */
-export function inCi(env = process.env): boolean {
-  const v = (env.CI ?? '').trim().toLowerCase();
-  return v !== '' && v !== '0' && v !== 'false';
 }
 
 export function useTty(json: string | undefined): boolean {
@@ -46,19 +41,18 @@ export async function runWithOutput(opts: OutputOptions, exec: (sink: BenchSink)
   }
   let file: ResultFile;
   try {
-    file = ResultFile.parse(await exec(sink)); // the schema is a promise to report and compare: check it here
+    file = await exec(sink);
   } finally {
     stop();
   }
-  const text = JSON.stringify(file, null, 2) + '\n';
   if (jsonOnly) {
-    process.stdout.write(text);
+    writeResultFile('-', file);
     return;
   }
   const rendered = tty ? (await import('../report/table.js')).renderTables(file) : renderPlain(file);
   process.stdout.write(`${rendered}\n`);
   if (opts.json !== undefined) {
-    writeFileAtomicSync(opts.json, text);
+    writeResultFile(opts.json, file);
     if (!opts.quiet) process.stderr.write(`wrote ${opts.json}\n`);
   }
   const bad = file.cases.flatMap((c) => c.results.filter((r) => r.status === 'failed' || r.status === 'error').map((r) => `${c.id} ${r.method} (${r.status})`));

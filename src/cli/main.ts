@@ -2,7 +2,7 @@
 // Command modules register cheaply; heavy dependencies (ink, mathjs) are imported inside actions.
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
-import { UserError, RuntimeFailure } from '../util/errors.js';
+import { EXIT, UserError, RuntimeFailure, type ExitCode } from '../util/errors.js';
 import * as gen from './commands/gen.js';
 import * as convert from './commands/convert.js';
 import * as info from './commands/info.js';
@@ -41,10 +41,11 @@ export async function main(argv: string[]): Promise<void> {
   }
 }
 
-function exitCodeFor(err: unknown): number {
+/** The exit code for what a command threw (the table is EXIT in src/util/errors.ts). */
+export function exitCodeFor(err: unknown): ExitCode {
   if (err instanceof CommanderError) {
     // help and version exit 0; usage errors were already printed by commander
-    return err.exitCode === 0 ? 0 : 2;
+    return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
   if (err instanceof UserError) {
     process.stderr.write(`spbench: ${err.message}\n`);
@@ -52,9 +53,9 @@ function exitCodeFor(err: unknown): number {
   }
   if (err instanceof RuntimeFailure) {
     process.stderr.write(`spbench: ${err.message}\n${err.detail ? `${err.detail.trimEnd()}\n` : ''}`);
-    return 3;
+    return err.exitCode;
   }
   const e = err as Error;
-  process.stderr.write(`spbench: internal error: ${e?.stack ?? String(err)}\n`);
-  return 1;
+  process.stderr.write(`spbench: internal error (a bug in spbench, please report it): ${e?.stack ?? String(err)}\n`);
+  return EXIT.internal;
 }

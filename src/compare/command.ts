@@ -1,11 +1,12 @@
 // Glue for `spbench compare`: read both files, compare, print the table, write the summaries,
 // set the exit code (0 no regression, 1 regression; input errors throw UserError → 2).
 import { appendFileSync } from 'node:fs';
-import { readResultFile } from '../report/load-results.js';
-import { writeOutput } from '../report/output.js';
+import { readResultFile } from '../results/read.js';
+import { writeOutput } from '../util/write-output.js';
 import { UserError } from '../util/errors.js';
 import { compareResults } from './compare.js';
 import { renderCompareMarkdown, renderJunit, renderTerminal, warningLines } from './render.js';
+import { githubStepSummary } from '../config.js';
 
 function number(text: string, what: string): number {
   const v = Number(text);
@@ -33,7 +34,7 @@ export async function compareCommand(basePath: string, newPath: string, opts: Co
   if (opts.markdown !== undefined && opts.markdown !== false) {
     const md = renderCompareMarkdown(report);
     if (typeof opts.markdown === 'string') writeOutput(opts.markdown, md);
-    else if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, md); // the job summary is appended to, by design
+    else if (githubStepSummary()) appendFileSync(githubStepSummary()!, md); // the job summary is appended to, by design
     else process.stdout.write(`\n${md}`);
   }
   if (opts.junit) writeOutput(opts.junit, renderJunit(report));

@@ -8,8 +8,8 @@
 // Case level: when every method of a case, peers included, moves by a similar factor, the note calls
 // it machine drift; --normalize-by-peers divides every ratio of the case by the peers' geometric mean
 // (so ours/paper are judged relative to the peers, and the peers relative to each other).
-import type { CaseResult, MethodResult, ResultFile } from '../bench/result-file.js';
-import { UserError } from '../util/errors.js';
+import type { CaseResult, MethodResult, ResultFile } from '../results/schema.js';
+import { EXIT, UserError } from '../util/errors.js';
 import { bootstrapRatioCI, hashSeed, mannWhitney, median, runSpread, welchLog } from './stats.js';
 
 export const VERDICTS = ['regression', 'failed', 'improvement', 'noise', 'unchanged', 'missing-base', 'missing-new', 'skipped'] as const;
@@ -68,7 +68,7 @@ export interface CompareReport {
   singleRunPairs: number;
   options: Required<Omit<CompareOptions, 'strictEnv'>> & { strictEnv: boolean };
   /** 0: no regression, 1: a regression or a failed method in the new file. */
-  exitCode: 0 | 1;
+  exitCode: typeof EXIT.ok | typeof EXIT.regression;
 }
 
 function envSummary(f: ResultFile): string {
@@ -249,6 +249,6 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
     drift,
     singleRunPairs: pairs.filter((p) => p.basis === 'samples').length,
     options: o,
-    exitCode: counts.regression + counts.failed > 0 ? 1 : 0,
+    exitCode: counts.regression + counts.failed > 0 ? EXIT.regression : EXIT.ok,
   };
 }

@@ -1,6 +1,6 @@
 // Printers for a compare report: terminal table, Markdown job summary, JUnit XML.
 import { mdTable } from '../report/markdown.js';
-import { esc } from '../report/svg.js';
+import { escapeXml as esc } from '../util/xml.js';
 import { type CompareReport, type PairResult, VERDICTS, type Verdict } from './compare.js';
 
 const SEVERITY: Record<Verdict, number> = Object.fromEntries(VERDICTS.map((v, i) => [v, i])) as Record<Verdict, number>;

@@ -8,22 +8,16 @@
 // header, the size line or the tail — which any change of dimensions or entry count does.
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, rm, stat } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { readSpb, writeSpb } from './binary.js';
 import { readMtx, type ReadMtxOptions } from './mtx-read.js';
 import type { CsrMatrix } from './types.js';
+import { cacheDir } from '../config.js';
 
 const SAMPLE = 1 << 20;
 
-export function cacheRoot(): string {
-  if (process.env.SPBENCH_CACHE_DIR) return resolve(process.env.SPBENCH_CACHE_DIR);
-  if (process.env.XDG_CACHE_HOME) return join(resolve(process.env.XDG_CACHE_HOME), 'spbench');
-  return join(homedir(), '.cache', 'spbench');
-}
-
 export function matrixCacheDir(): string {
-  return join(cacheRoot(), 'matrices');
+  return join(cacheDir(), 'matrices');
 }
 
 /** Cache file name: a per-path prefix (to find stale entries) and the content key. */

@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { canonicalizeRows, newRowPtr } from './csr.js';
-import { MtxParser, type MtxResult } from './mtx-read.js';
+import { MtxParser, type MtxResult } from './mtx-parser.js';
 import type { MtxHeader } from './types.js';
 
 const workerUrl = new URL('./mtx-worker.js', import.meta.url);

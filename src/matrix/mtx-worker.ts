@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { countRows, partitionRowBlocks, scatterRowBlocks } from './csr.js';
 import { readLineChunks } from './line-chunks.js';
-import { MtxParser } from './mtx-read.js';
+import { MtxParser } from './mtx-parser.js';
 
 interface Job {
   path: string;

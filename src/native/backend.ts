@@ -1,7 +1,7 @@
 // Which backend runs an op: CUDA when nvcc, a GPU (found by spbench-probe), the libraries the op
 // links and its driver source all exist; otherwise the CPU reference backend, with the reason.
-import { RuntimeFailure } from '../util/errors.js';
-import { ensureExecutable } from './build.js';
+import { EnvironmentError, RuntimeFailure } from '../util/errors.js';
+import { buildExecutable } from './build.js';
 import type { EnvLine } from './protocol.js';
 import { runNative } from './runner.js';
 import { gpuTargetFor, hasSources, targetSpec } from './targets.js';
@@ -26,7 +26,7 @@ function lastLine(text: string): string {
 async function runProbe(log?: (s: string) => void): Promise<ProbeOutcome> {
   let exe: string;
   try {
-    exe = await ensureExecutable('probe', { log });
+    exe = await buildExecutable('probe', { log }); // the probe needs no GPU architecture
   } catch (e) {
     if (e instanceof RuntimeFailure) return { env: null, reason: e.message.split('\n')[0] };
     throw e;
@@ -78,6 +78,6 @@ export async function chooseBackend(requested: 'auto' | Backend, op: Op): Promis
     const p = await probe();
     return { backend: 'cuda', reason: `${p.reason}; nvcc and the libraries ${op} links were found` };
   }
-  if (requested === 'cuda') throw new RuntimeFailure(`--backend cuda is not possible for ${op}: ${why}. Fix that, or use --backend cpu.`);
+  if (requested === 'cuda') throw new EnvironmentError(`--backend cuda is not possible for ${op}: ${why}. Fix that, or use --backend cpu.`);
   return { backend: 'cpu', reason: `${why}; using the CPU reference backend (CPU wall-clock figures, not GPU figures)` };
 }

@@ -8,10 +8,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import { accessSync, closeSync, constants, existsSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
-import { RuntimeFailure } from '../util/errors.js';
+import { EnvironmentError } from '../util/errors.js';
 import { Tail, withTail } from './runner.js';
 import { archFlag, cudaSourceDir, targetSpec, type TargetName, type TargetSpec } from './targets.js';
-import { cacheDir, discoverToolchain, libFound, type Compiler, type Toolchain } from './toolchain.js';
+import { cacheDir } from '../config.js';
+import { discoverToolchain, libFound, type Compiler, type Toolchain } from './toolchain.js';
+import { cudaArch, extraFlags } from '../config.js';
 
 export interface EnsureOptions {
   rebuild?: boolean;
@@ -19,7 +21,9 @@ export interface EnsureOptions {
   cudaDir?: string; // default: cuda/ of this package or $SPBENCH_CUDA_DIR
   cacheDir?: string; // default: cacheDir()
   extraFlags?: string[]; // appended to the target's flags (also from $SPBENCH_EXTRA_FLAGS)
-  arch?: string; // compute capability for GPU targets ("9.0"); default $SPBENCH_CUDA_ARCH or the probed GPU 0
+  arch?: string; // compute capability for GPU targets ("9.0"); default $SPBENCH_CUDA_ARCH, else probeArch()
+  /** finds the GPU's compute capability when neither arch nor $SPBENCH_CUDA_ARCH gives it (executables.ts probes GPU 0) */
+  probeArch?: () => Promise<string>;
 }
 
 const LOCK_STALE_MS = 30 * 60_000; // no build takes this long: the holder is gone
@@ -56,11 +60,11 @@ export function buildHash(spec: TargetSpec, cudaDir: string, compilerVersion: st
 
 function compilerFor(spec: TargetSpec, tc: Toolchain): Compiler {
   if (spec.compiler === 'g++') {
-    if (!tc.gxx) throw new RuntimeFailure('g++ was not found, so the CPU backend cannot be built: install it (Debian/Ubuntu: apt-get install g++) or point SPBENCH_CXX at a C++17 compiler.');
+    if (!tc.gxx) throw new EnvironmentError('g++ was not found, so the CPU backend cannot be built: install it (Debian/Ubuntu: apt-get install g++) or point SPBENCH_CXX at a C++17 compiler.');
     return tc.gxx;
   }
   if (!tc.nvcc) {
-    throw new RuntimeFailure(
+    throw new EnvironmentError(
       `nvcc (the CUDA compiler) was not found, so ${spec.exe} cannot be built: install the CUDA toolkit, or point SPBENCH_NVCC or CUDA_HOME at it; without CUDA, use --backend cpu.`,
     );
   }
@@ -68,7 +72,7 @@ function compilerFor(spec: TargetSpec, tc: Toolchain): Compiler {
     if (!libFound(tc[lib])) {
       const what = lib === 'cusparse' ? 'cuSPARSE (cusparse.h, libcusparse)' : 'cuBLAS (cublas_v2.h, libcublas)';
       const missing = [tc[lib].header ? null : 'header', tc[lib].library ? null : 'library'].filter(Boolean).join(' and ');
-      throw new RuntimeFailure(
+      throw new EnvironmentError(
         `${what} ${missing} not found (searched ${tc.cudaRoots.join(', ')}), so ${spec.exe} cannot be built: install the CUDA toolkit's ${lib} development files (e.g. the ${lib === 'cusparse' ? 'libcusparse' : 'libcublas'}-dev package matching nvcc ${tc.nvcc.version}), or use --backend cpu.`,
       );
     }
@@ -88,13 +92,10 @@ function libSearchFlags(spec: TargetSpec, tc: Toolchain): string[] {
 }
 
 async function gpuArch(opts: EnsureOptions): Promise<string> {
-  const given = opts.arch ?? process.env.SPBENCH_CUDA_ARCH;
+  const given = opts.arch ?? cudaArch();
   if (given) return /^\d+$/.test(given) ? `${given.slice(0, -1)}.${given.slice(-1)}` : given;
-  const { probeDevices } = await import('./backend.js'); // lazy: backend.ts itself builds through this module
-  const env = await probeDevices();
-  const dev = env?.devices[0];
-  if (!dev) throw new RuntimeFailure('no usable CUDA GPU was found, so GPU executables cannot be built for it: check the driver (nvidia-smi), set SPBENCH_CUDA_ARCH (e.g. 90) to build for a given GPU, or use --backend cpu.');
-  return dev.cc;
+  if (opts.probeArch) return opts.probeArch();
+  throw new EnvironmentError('the GPU architecture is not known, so GPU executables cannot be built: set SPBENCH_CUDA_ARCH (e.g. 90), or use --backend cpu.');
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -162,7 +163,7 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T>, log?: 
       unlinkSync(aside);
       continue;
     }
-    if (Date.now() - start > LOCK_WAIT_MS) throw new RuntimeFailure(`timed out waiting for the build lock ${lockPath}; if no spbench is building, delete it.`);
+    if (Date.now() - start > LOCK_WAIT_MS) throw new EnvironmentError(`timed out waiting for the build lock ${lockPath}; if no spbench is building, delete it.`);
     if (!told) log?.(`waiting for another spbench process to finish building (lock ${lockPath})`);
     told = true;
     await sleep(100);
@@ -203,11 +204,11 @@ export async function planBuild(target: TargetName, opts: EnsureOptions = {}, tc
   const spec = targetSpec(target);
   const cudaDir = opts.cudaDir ?? cudaSourceDir();
   if (!existsSync(join(cudaDir, spec.main))) {
-    throw new RuntimeFailure(`the source of ${spec.exe} (${join(cudaDir, spec.main)}) is missing, so it cannot be built${spec.compiler === 'nvcc' ? '; use --backend cpu' : ''}.`);
+    throw new EnvironmentError(`the source of ${spec.exe} (${join(cudaDir, spec.main)}) is missing, so it cannot be built${spec.compiler === 'nvcc' ? '; use --backend cpu' : ''}.`);
   }
   const toolchain = tc ?? (await discoverToolchain());
   const compiler = compilerFor(spec, toolchain);
-  const extra = opts.extraFlags ?? (process.env.SPBENCH_EXTRA_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const extra = opts.extraFlags ?? extraFlags();
   const arch = spec.needsArch ? [archFlag(await gpuArch(opts))] : [];
   const flags = [...spec.flags, ...arch, ...libSearchFlags(spec, toolchain), ...extra];
   const hash = buildHash(spec, cudaDir, compiler.versionText, [...flags, ...spec.libs]);
@@ -215,8 +216,12 @@ export async function planBuild(target: TargetName, opts: EnsureOptions = {}, tc
   return { spec, compiler, flags, hash, exePath, cudaDir };
 }
 
-/** Path of the cached executable for `target`, building it first when missing or when `rebuild`. */
-export async function ensureExecutable(target: TargetName, opts: EnsureOptions = {}): Promise<string> {
+/**
+ * Path of the cached executable for `target`, building it first when missing or when `rebuild`.
+ * GPU targets need the architecture (opts.arch, $SPBENCH_CUDA_ARCH or opts.probeArch); the
+ * package's ensureExecutable (executables.ts) probes the GPU for it.
+ */
+export async function buildExecutable(target: TargetName, opts: EnsureOptions = {}): Promise<string> {
   const plan = await planBuild(target, opts);
   const { spec, compiler, exePath } = plan;
   if (!opts.rebuild && existsSync(exePath)) return exePath;
@@ -225,7 +230,7 @@ export async function ensureExecutable(target: TargetName, opts: EnsureOptions =
     mkdirSync(binDir, { recursive: true });
     accessSync(binDir, constants.W_OK);
   } catch (e) {
-    throw new RuntimeFailure(`cannot write the build cache ${binDir}: ${(e as Error).message}. Set SPBENCH_CACHE_DIR to a writable directory.`);
+    throw new EnvironmentError(`cannot write the build cache ${binDir}: ${(e as Error).message}. Set SPBENCH_CACHE_DIR to a writable directory.`);
   }
   return withLock(
     `${exePath}.lock`,
@@ -243,7 +248,7 @@ export async function ensureExecutable(target: TargetName, opts: EnsureOptions =
           /* never created */
         }
         const how = r.signal ? `was killed by signal ${r.signal}` : `exited with status ${r.code}`;
-        throw new RuntimeFailure(
+        throw new EnvironmentError(
           withTail(
             `compiling ${spec.exe} failed: ${compiler.path} ${how}. Command: ${compiler.path} ${args.join(' ')}. ` +
               `If you changed cuda/, fix the error below; otherwise check the compiler install or report it (spbench doctor shows the toolchain).`,

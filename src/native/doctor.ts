@@ -2,10 +2,11 @@
 // each op will use and why, and building every executable that can be built here.
 import { RuntimeFailure } from '../util/errors.js';
 import { chooseBackend, cudaUnavailable, probe, type Backend } from './backend.js';
-import { ensureExecutable } from './build.js';
+import { ensureExecutable } from './executables.js';
 import type { GpuInfo } from './protocol.js';
 import { hasSources, targetSpec, TARGETS, type TargetName } from './targets.js';
-import { cacheDir, discoverToolchain, libFound, type CudaLib } from './toolchain.js';
+import { cacheDir } from '../config.js';
+import { discoverToolchain, libFound, type CudaLib } from './toolchain.js';
 
 export interface DoctorReport {
   nvcc: { path: string; version: string } | null;

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
-import { RuntimeFailure, UserError } from '../util/errors.js';
+import { EnvironmentError, RuntimeFailure, UserError } from '../util/errors.js';
 import { parseNativeLine, type NativeLine } from './protocol.js';
 
 export const STDERR_TAIL_BYTES = 4096;
@@ -85,7 +85,7 @@ export function runNative(exePath: string, args: string[], opts: RunNativeOption
       clearTimeout(killTimer);
       clearTimeout(deadline);
       const tail = stderr.toString();
-      if (spawnError) return reject(new RuntimeFailure(withTail(`cannot start ${exePath}: ${spawnError.message}`, tail)));
+      if (spawnError) return reject(new EnvironmentError(withTail(`cannot start ${exePath}: ${spawnError.message}`, tail)));
       if (timedOut) return reject(new RuntimeFailure(withTail(`${cmd}: did not finish within ${((opts.timeoutMs ?? 0) / 1000).toFixed(1)} s and was stopped`, tail)));
       if (protocolError) return reject(new RuntimeFailure(withTail(`${cmd}: printed output that spbench cannot read: ${protocolError}`, tail)));
       if (signal) return reject(new RuntimeFailure(withTail(`${cmd}: killed by signal ${signal} (crashed or was stopped)`, tail)));
@@ -97,6 +97,7 @@ export function runNative(exePath: string, args: string[], opts: RunNativeOption
       }
       if (code !== 0) {
         const meaning = EXIT_MEANING[code ?? -1];
+        if (code === 4) return reject(new EnvironmentError(withTail(`${cmd}: exited with status ${code} (${meaning})`, tail)));
         return reject(new RuntimeFailure(withTail(`${cmd}: exited with status ${code}${meaning ? ` (${meaning})` : ''}`, tail)));
       }
       if (lines.length === 0) return reject(new RuntimeFailure(withTail(`${cmd}: printed no env line (no output at all)`, tail)));

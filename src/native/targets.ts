@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cudaSourceOverride } from '../config.js';
 
 export type TargetName = 'cpu' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
 export const TARGETS: readonly TargetName[] = ['cpu', 'probe', 'spmm-cuda', 'spgemm-cuda'];
@@ -79,7 +80,8 @@ export function gpuTargetFor(op: 'spmm' | 'spgemm'): TargetName {
 
 /** cuda/ of this package (dist/src/native → ../../../cuda), or $SPBENCH_CUDA_DIR. */
 export function cudaSourceDir(): string {
-  if (process.env.SPBENCH_CUDA_DIR) return resolve(process.env.SPBENCH_CUDA_DIR);
+  const given = cudaSourceOverride();
+  if (given) return given;
   return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'cuda');
 }
 

@@ -2,8 +2,8 @@
 // around it), cuSPARSE/cuBLAS headers and libraries, and g++. Pure discovery: nothing is built here.
 import { execFile } from 'node:child_process';
 import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { delimiter, dirname, join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { cudaHomes, givenCompilers, pathDirs, toolchainKey } from '../config.js';
 
 export interface Compiler {
   path: string;
@@ -35,17 +35,17 @@ function isExecutable(p: string): boolean {
 }
 
 function onPath(name: string): string | null {
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir && isExecutable(join(dir, name))) return join(dir, name);
+  for (const dir of pathDirs()) {
+    if (isExecutable(join(dir, name))) return join(dir, name);
   }
   return null;
 }
 
 /** nvcc from $SPBENCH_NVCC, $CUDA_HOME/bin, /usr/local/cuda/bin, then PATH. */
 export function findNvcc(): string | null {
-  const env = process.env;
-  if (env.SPBENCH_NVCC) return isExecutable(env.SPBENCH_NVCC) ? env.SPBENCH_NVCC : null;
-  for (const c of [env.CUDA_HOME && join(env.CUDA_HOME, 'bin', 'nvcc'), env.CUDA_PATH && join(env.CUDA_PATH, 'bin', 'nvcc'), '/usr/local/cuda/bin/nvcc']) {
+  const { nvcc } = givenCompilers();
+  if (nvcc) return isExecutable(nvcc) ? nvcc : null;
+  for (const c of [...cudaHomes().map((h) => join(h, 'bin', 'nvcc')), '/usr/local/cuda/bin/nvcc']) {
     if (c && isExecutable(c)) return c;
   }
   return onPath('nvcc');
@@ -53,8 +53,8 @@ export function findNvcc(): string | null {
 
 /** g++ from $SPBENCH_CXX, then PATH. */
 export function findGxx(): string | null {
-  const env = process.env.SPBENCH_CXX;
-  if (env) return isExecutable(env) ? env : null;
+  const { cxx } = givenCompilers();
+  if (cxx) return isExecutable(cxx) ? cxx : null;
   return onPath('g++');
 }
 
@@ -92,8 +92,7 @@ export function cudaRoots(nvcc: string | null): string[] {
   const add = (p: string | undefined | null) => {
     if (p && existsSync(p) && !roots.includes(p)) roots.push(p);
   };
-  add(process.env.CUDA_HOME);
-  add(process.env.CUDA_PATH);
+  for (const h of cudaHomes()) add(h);
   if (nvcc) {
     try {
       add(dirname(dirname(realpathSync(nvcc))));
@@ -151,8 +150,7 @@ function findLib(roots: string[], header: string, lib: string, versionHeaders: s
 const memo = new Map<string, Promise<Toolchain>>();
 
 export function discoverToolchain(): Promise<Toolchain> {
-  const e = process.env;
-  const key = JSON.stringify([e.SPBENCH_NVCC, e.CUDA_HOME, e.CUDA_PATH, e.SPBENCH_CXX, e.PATH]);
+  const key = toolchainKey();
   let p = memo.get(key);
   if (!p) {
     p = discover();
@@ -178,9 +176,3 @@ export function libFound(l: CudaLib): boolean {
   return l.header !== null && l.library !== null;
 }
 
-/** The user cache directory: $SPBENCH_CACHE_DIR, $XDG_CACHE_HOME/spbench, or ~/.cache/spbench. */
-export function cacheDir(): string {
-  const env = process.env;
-  if (env.SPBENCH_CACHE_DIR) return env.SPBENCH_CACHE_DIR;
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'spbench');
-}

@@ -1,7 +1,7 @@
 // Glue for `spbench report`: read, render, write atomically (or print).
-import { writeOutput } from './output.js';
+import { writeOutput } from '../util/write-output.js';
 import { parseFormat, renderReport } from './index.js';
-import { readResultFile } from './load-results.js';
+import { readResultFile } from '../results/read.js';
 
 export async function reportCommand(path: string, opts: { format: string; output?: string; baseline?: string }): Promise<void> {
   const format = parseFormat(opts.format);

@@ -1,5 +1,5 @@
 // CSV printer: one row per (case, method), RFC 4180 quoting; case parameters become columns.
-import type { ResultFile } from '../bench/result-file.js';
+import type { ResultFile } from '../results/schema.js';
 
 export function csvField(v: unknown): string {
   if (v === null || v === undefined) return '';

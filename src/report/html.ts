@@ -1,10 +1,10 @@
 // HTML printer: one self-contained page (inline CSS and SVG, no scripts, no external references).
-import type { ResultFile } from '../bench/result-file.js';
+import type { ResultFile } from '../results/schema.js';
 import { type Figure, environmentLine } from './model.js';
 import { figureRows } from './rows.js';
 import { figureNote } from './markdown.js';
 import { chartsFor } from './plots.js';
-import { esc } from './svg.js';
+import { escapeXml as esc } from '../util/xml.js';
 
 const CSS = `body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:2rem auto;max-width:1100px;color:#222;padding:0 1rem}
 h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2.5rem;border-bottom:1px solid #ddd;padding-bottom:.3rem}

@@ -1,5 +1,5 @@
 // Markdown printer: GitHub-flavoured tables, one per figure.
-import type { ResultFile } from '../bench/result-file.js';
+import type { ResultFile } from '../results/schema.js';
 import { type Figure, environmentLine } from './model.js';
 import { figureRows } from './rows.js';
 

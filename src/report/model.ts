@@ -1,7 +1,7 @@
 // Groups the cases of a result file into figures, the unit every printer works on:
 // SpMM cases that differ only in n_B form one "GFLOPS against n_B" figure (seed 001 Fig. 6/7);
 // SpGEMM cases of one precision form one "per matrix" figure (seed 004 Fig. 2/4).
-import type { CaseResult, MethodResult, ResultFile } from '../bench/result-file.js';
+import type { CaseResult, MethodResult, ResultFile } from '../results/schema.js';
 
 export type Param = string | number | boolean;
 

@@ -5,7 +5,7 @@ import { etaMs, type BenchSink } from '../bench/native-run.js';
 import {
   caseHeader, fastestPeer, fmtBytes, fmtDuration, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, orderResults, reasonText, speedupVsPeer, statusText,
 } from '../bench/present.js';
-import type { CaseResult, ResultFile } from '../bench/result-file.js';
+import type { CaseResult, ResultFile } from '../results/schema.js';
 import type { ExplainLine } from '../native/protocol.js';
 
 type Meta = Pick<ResultFile, 'backend' | 'device' | 'env'>;

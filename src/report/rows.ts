@@ -1,5 +1,5 @@
 // The table of a figure as text cells, shared by the Markdown and HTML printers.
-import type { MethodResult } from '../bench/result-file.js';
+import type { MethodResult } from '../results/schema.js';
 import { type Figure, fmt, memRatio, speedup, statusText } from './model.js';
 
 export interface FigureTable {

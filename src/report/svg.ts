@@ -8,9 +8,7 @@ export interface Chart {
   height: number;
 }
 
-export function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
+import { escapeXml as esc } from '../util/xml.js';
 
 // Okabe–Ito colours (distinguishable with colour-blindness), then a few darker extras; dash
 // patterns and marker shapes repeat with period 4 so that series stay distinct beyond the colours.

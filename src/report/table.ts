@@ -1,7 +1,7 @@
 // Terminal tables (cli-table3): one per case, fastest method first, methods without a speed last
 // with their reason spanning the figure columns.
 import Table from 'cli-table3';
-import type { CaseResult, ResultFile } from '../bench/result-file.js';
+import type { CaseResult, ResultFile } from '../results/schema.js';
 import {
   caseHeader, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSig, fmtSpreadUs, fmtUs, hasSpeed, orderResults, reasonText, speedupVsPeer, statusText,
 } from '../bench/present.js';

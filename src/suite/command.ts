@@ -4,8 +4,8 @@ import { existsSync, statSync } from 'node:fs';
 import type { BackendChoice } from '../bench/api.js';
 import { UserError } from '../util/errors.js';
 import { renderReport } from '../report/index.js';
-import { inCi } from '../cli/bench-output.js';
-import { writeOutput } from '../report/output.js';
+import { inCi } from '../config.js';
+import { writeResultFile } from '../results/write.js';
 import { loadSuite } from './load.js';
 import { plainSink } from './plain-sink.js';
 import { describeCase } from './requests.js';
@@ -43,7 +43,7 @@ export async function runSuiteCommand(suitePath: string, opts: RunCommandOptions
   for (const w of outcome.warnings) process.stderr.write(`spbench: warning: ${w}\n`);
   if (outcome.file) {
     if (opts.json) {
-      writeOutput(opts.json, `${JSON.stringify(outcome.file, null, 1)}\n`);
+      writeResultFile(opts.json, outcome.file);
       process.stderr.write(`wrote ${outcome.file.cases.length} case(s) of suite "${suite.name}" to ${opts.json}\n`);
     } else {
       process.stdout.write(renderReport(outcome.file, 'md'));

@@ -1,49 +1,71 @@
-// Loads a suite file: JSON → defaults checked → defaults merged into each case → schema.
+// Loads a suite file: JSON → defaults checked → defaults merged into each case → relative paths
+// resolved next to the suite → each case checked by its op's request schema (the command line's).
 // Every problem is a UserError naming the file and the JSON path, e.g.
-// "suites/x.json: cases[1].nb[0]: expected number, received string".
+// "suites/x.json: cases[1].nb: --nb: '0' is not a positive integer".
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { readJsonFile } from '../report/load-results.js';
-import { describeIssues } from '../report/issues.js';
+import type { z } from 'zod';
+import { readJsonFile } from '../util/json-file.js';
+import { describeIssues } from '../util/zod-issues.js';
 import { UserError } from '../util/errors.js';
-import { SpgemmCase, SpmmCase, Suite, SuiteDefaults } from './schema.js';
+import { CASE_FIELDS, SpgemmCase, SpmmCase, SuiteDefaults, SuiteShell, type Suite, type SuiteCase } from './schema.js';
 
-const KEYS = {
-  spmm: new Set(Object.keys(SpmmCase.shape)),
-  spgemm: new Set(Object.keys(SpgemmCase.shape)),
-};
+const PATH_FIELDS = ['matrices', 'inputs', 'b'];
+/** Fields that describe a generated spmm batch: a case with "matrices" takes none of them from defaults. */
+const GENERATED_BATCH = ['batch', 'dim', 'nnzRow'];
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === 'object' && !Array.isArray(v);
+}
 
 /** Copies the defaults a case's op understands under the case's own fields. */
-function withDefaults(rawCase: unknown, defaults: Record<string, unknown>): unknown {
-  if (!rawCase || typeof rawCase !== 'object' || Array.isArray(rawCase)) return rawCase;
-  const op = (rawCase as { op?: unknown }).op;
-  const keys = op === 'spmm' || op === 'spgemm' ? KEYS[op] : undefined;
-  if (!keys) return rawCase;
+function withDefaults(c: Record<string, unknown>, op: 'spmm' | 'spgemm', defaults: Record<string, unknown>): Record<string, unknown> {
+  const keys = new Set<string>(CASE_FIELDS[op]);
+  if (op === 'spmm' && c.matrices !== undefined) for (const k of GENERATED_BATCH) keys.delete(k);
   const picked = Object.fromEntries(Object.entries(defaults).filter(([k]) => keys.has(k)));
-  return { ...picked, ...rawCase };
+  return { ...picked, ...c };
+}
+
+/** Matrix paths of a case are relative to the suite file. */
+function resolvePaths(c: Record<string, unknown>, base: string): Record<string, unknown> {
+  const abs = (p: unknown) => (typeof p === 'string' && p.trim() !== '' && !isAbsolute(p) ? resolve(base, p) : p);
+  const out = { ...c };
+  for (const k of PATH_FIELDS) {
+    if (typeof out[k] === 'string') out[k] = abs(out[k]);
+    else if (Array.isArray(out[k])) out[k] = (out[k] as unknown[]).map(abs);
+  }
+  return out;
+}
+
+function fail(file: string, issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): never {
+  throw new UserError(`invalid suite ${describeIssues(file, issues.map((i) => ({ ...i, path: [...prefix, ...i.path] })))}`);
 }
 
 /** Validates a parsed suite; `file` names it in errors and anchors relative matrix paths. */
 export function parseSuite(obj: unknown, file: string): Suite {
-  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new UserError(`${file}: (top level): expected an object with "name" and "cases"`);
-  const raw = obj as Record<string, unknown>;
-  if (raw.defaults !== undefined) {
-    const d = SuiteDefaults.safeParse(raw.defaults);
-    if (!d.success) throw new UserError(`invalid suite ${describeIssues(file, d.error.issues.map((i) => ({ ...i, path: ['defaults', ...i.path] })))}`);
+  if (!isObject(obj)) throw new UserError(`${file}: (top level): expected an object with "name" and "cases"`);
+  if (obj.defaults !== undefined) {
+    const d = SuiteDefaults.safeParse(obj.defaults);
+    if (!d.success) fail(file, d.error.issues, ['defaults']);
   }
-  const defaults = raw.defaults && typeof raw.defaults === 'object' ? (raw.defaults as Record<string, unknown>) : {};
-  const merged = Array.isArray(raw.cases) ? { ...raw, cases: raw.cases.map((c) => withDefaults(c, defaults)) } : raw;
-  const r = Suite.safeParse(merged);
-  if (!r.success) throw new UserError(`invalid suite ${describeIssues(file, r.error.issues)}`);
+  const shell = SuiteShell.safeParse(obj);
+  if (!shell.success) fail(file, shell.error.issues);
+  const defaults = shell.data.defaults ?? {};
   const base = dirname(file);
-  const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
-  for (const c of r.data.cases) {
-    if (c.op === 'spmm' && c.matrices) c.matrices = c.matrices.map(abs);
-    if (c.op === 'spgemm') {
-      if (c.inputs) c.inputs = c.inputs.map(abs);
-      if (c.b) c.b = abs(c.b);
-    }
-  }
-  return r.data;
+  const cases: SuiteCase[] = [];
+  const seen = new Map<string, number>();
+  shell.data.cases.forEach((raw, i) => {
+    if (!isObject(raw)) throw new UserError(`invalid suite ${file}: cases[${i}]: expected an object`);
+    const op = raw.op;
+    if (op !== 'spmm' && op !== 'spgemm') throw new UserError(`invalid suite ${file}: cases[${i}].op: Invalid discriminator value: expected "spmm" or "spgemm"`);
+    const merged = resolvePaths(withDefaults(raw, op, defaults), base);
+    const r = op === 'spmm' ? SpmmCase.safeParse(merged) : SpgemmCase.safeParse(merged);
+    if (!r.success) fail(file, r.error.issues, ['cases', i]);
+    const c = r.data;
+    if (seen.has(c.name)) throw new UserError(`invalid suite ${file}: cases[${i}].name: duplicate case name "${c.name}" (also cases[${seen.get(c.name)}])`);
+    seen.set(c.name, i);
+    cases.push(c);
+  });
+  return { name: shell.data.name, ...(shell.data.description !== undefined ? { description: shell.data.description } : {}), cases };
 }
 
 export async function loadSuite(path: string): Promise<Suite> {

@@ -1,7 +1,7 @@
 // Merges the result files of a suite's cases into one file of the same schema. Case ids get the
 // suite case's name as a prefix (two suite cases may run the same parameters, e.g. Fig. 6 and 7),
 // and params.suite_case records it so that reports group figures by suite case.
-import type { CaseResult, ResultFile } from '../bench/result-file.js';
+import type { CaseResult, ResultFile } from '../results/schema.js';
 import { UserError } from '../util/errors.js';
 
 export interface NamedResult {

@@ -2,8 +2,8 @@
 // A case that throws does not stop the others; the error is rethrown after the merge so that the
 // run still fails (a missing case must never look like "no regression" in CI).
 import type { BackendChoice, RunSink, SpgemmRequest, SpmmRequest } from '../bench/api.js';
-import type { CaseResult, ResultFile } from '../bench/result-file.js';
-import { RuntimeFailure, UserError } from '../util/errors.js';
+import type { CaseResult, ResultFile } from '../results/schema.js';
+import { EnvironmentError, RuntimeFailure, UserError } from '../util/errors.js';
 import { mergeResultFiles, type NamedResult } from './merge.js';
 import { describeCase, spgemmRequest, spmmRequest } from './requests.js';
 import type { Suite } from './schema.js';
@@ -85,11 +85,15 @@ export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<Sui
   return { ...mergeResultFiles(parts, { command: opts.command, created }), error };
 }
 
-/** One error for all failed cases; a UserError stays one (exit 2), anything else is exit 3. */
+/**
+ * One error for all failed cases, with the exit code of the most serious one: an internal failure
+ * (4) outranks the environment (3), which outranks a usage error (2).
+ */
 function combine(errors: { name: string; error: Error }[]): Error {
   const text = errors.map((e) => `${e.name}: ${e.error.message}`).join('; ');
   const msg = `${errors.length} suite case(s) failed: ${text}`;
   if (errors.every((e) => e.error instanceof UserError)) return new UserError(msg);
   const details = errors.map((e) => (e.error instanceof RuntimeFailure ? e.error.detail : undefined)).filter(Boolean).join('\n');
-  return new RuntimeFailure(msg, details || undefined);
+  const internal = errors.some((e) => !(e.error instanceof UserError) && !(e.error instanceof EnvironmentError));
+  return internal ? new RuntimeFailure(msg, details || undefined) : new EnvironmentError(msg, details || undefined);
 }

@@ -1,37 +1,30 @@
 // `spbench spgemm`: sparse × sparse (C = A·A or A·B), every method verified and timed
 // (core: src/bench/spgemm-run.ts).
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
-import type { SpgemmRequest } from '../../bench/api.js';
-import { addCommonOptions, parseCommon, type CommonBenchOptions } from '../bench-options.js';
-import { UserError } from '../../util/errors.js';
+import { BACKENDS, type SpgemmRequest } from '../../bench/api.js';
+import { oneOf } from '../../bench/options.js';
+import { addCommonOptions, commonFields, type CommonBenchOptions } from '../bench-options.js';
 
 export interface SpgemmOptions extends CommonBenchOptions {
   gen?: string[];
+  genB?: string;
   b?: string;
   breakdown?: boolean;
   explain?: boolean;
+  verify?: string;
 }
 
-function checkFile(path: string, what: string): void {
-  if (!existsSync(path)) throw new UserError(`${what}: file '${path}' does not exist`);
-}
-
-/** Validates every option (UserError naming the option and value) and builds the request. */
-export function spgemmRequest(files: string[], o: SpgemmOptions, parseGenSpec: (text: string) => unknown): SpgemmRequest {
-  const gen = o.gen ?? [];
-  if (files.length === 0 && gen.length === 0) throw new UserError('spgemm: give at least one matrix file or --gen SPEC (e.g. --gen rmat:scale=16,ef=8)');
-  for (const f of files) checkFile(f, 'spgemm');
-  if (o.b !== undefined) checkFile(o.b, '--b');
-  for (const g of gen) parseGenSpec(g); // a bad spec fails before anything runs
-  return {
-    inputs: files,
-    gen,
-    ...(o.b !== undefined ? { b: o.b } : {}),
-    breakdown: Boolean(o.breakdown),
-    explain: Boolean(o.explain),
-    ...parseCommon(o),
-  };
+/**
+ * Checks every option through the spgemm request schema (the one suites use; UserError naming the
+ * option and value) and builds the request.
+ */
+export async function spgemmRequest(files: string[], o: SpgemmOptions): Promise<SpgemmRequest> {
+  const { SpgemmRequestFields, parseCliRequest } = await import('../../bench/request-schema.js');
+  const fields = parseCliRequest(SpgemmRequestFields, {
+    inputs: files.length ? files : undefined, gen: o.gen?.length ? o.gen : undefined, b: o.b, gen_b: o.genB,
+    breakdown: o.breakdown, explain: o.explain, verify: o.verify, ...commonFields(o),
+  });
+  return { ...fields, backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS) };
 }
 
 export function register(program: Command): void {
@@ -47,9 +40,11 @@ export function register(program: Command): void {
     .argument('[files...]', 'matrix files (.mtx or .spb); each is one case')
     .option('--gen <spec...>', 'generated matrices, e.g. stencil:dims=3,n=40,points=27  rmat:scale=16,ef=8  uniform:rows=200000,nnz_row=8  banded:n=1000,bw=5')
     .option('--b <file>', 'second operand: compute A·B instead of A·A')
+    .option('--gen-b <spec>', 'generated second operand (with one --gen as A): A·B of two generated matrices, e.g. --gen uniform:rows=50,cols=30,nnz_row=3 --gen-b uniform:rows=30,cols=70,nnz_row=4')
     .option('--breakdown', 'time the phases too (setup/grouping, count, allocation, compute)')
-    .option('--explain', 'print the derived parameters (row groups, table sizes, block sizes)');
-  addCommonOptions(cmd, { seedHelp: 'seed for generated matrices', warmup: '2', samples: '10', samplesHelp: 'timed samples per method', libs: 'cuSPARSE' })
+    .option('--explain', 'print the derived parameters (row groups, table sizes, block sizes)')
+    .option('--verify <mode>', 'check against the CPU float64 reference: full (every row; cached by the operands\' content, so a second run reuses it), rows:N (N rows: the longest and the rest drawn from --seed; for products whose full reference takes minutes) or none', 'full');
+  addCommonOptions(cmd, { seedHelp: 'seed for generated matrices (A and B draw from the same seed)', samplesHelp: 'timed samples per method', libs: 'cuSPARSE' })
     .addHelpText(
       'after',
       `
@@ -58,13 +53,15 @@ Examples:
   spbench spgemm --gen rmat:scale=18,ef=4 --precision f32,f64
   spbench spgemm --gen stencil:dims=3,n=40,points=27 --breakdown --explain
   spbench spgemm a.mtx --b b.mtx --json ab.json            C = A·B
+  spbench spgemm --gen uniform:rows=50,cols=30,nnz_row=3 --gen-b uniform:rows=30,cols=70,nnz_row=4
+                                                           C = A·B, both generated (rectangular)
 
 Note: --gen takes several specs; put files before it or end the list with --.`,
     )
     .action(async (files: string[], o: SpgemmOptions) => {
+      const req = await spgemmRequest(files, o);
       const { realDeps } = await import('../../bench/deps.js');
       const deps = await realDeps();
-      const req = spgemmRequest(files, o, deps.parseGenSpec);
       const { runWithOutput } = await import('../bench-output.js');
       const { runSpgemm } = await import('../../bench/spgemm-run.js');
       await runWithOutput({ json: o.json, quiet: Boolean(o.quiet) }, (sink) => runSpgemm(req, sink, deps));

@@ -1,42 +1,31 @@
 // `spbench spmm`: batched SpMM of every method, verified and timed (core: src/bench/spmm-run.ts).
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
-import type { SpmmRequest } from '../../bench/api.js';
-import type { Range } from '../../bench/deps.js';
-import { listOf, oneOf, positiveIntList, rangeList } from '../../bench/options.js';
-import { addCommonOptions, parseCommon, type CommonBenchOptions } from '../bench-options.js';
-import { UserError } from '../../util/errors.js';
+import { BACKENDS, type SpmmRequest } from '../../bench/api.js';
+import { oneOf } from '../../bench/options.js';
+import { REQUEST_DEFAULTS as D } from '../../bench/request-defaults.js';
+import { addCommonOptions, commonFields, defaultHelp, type CommonBenchOptions } from '../bench-options.js';
 
 export interface SpmmOptions extends CommonBenchOptions {
-  batch: string;
-  dim: string;
-  nnzRow: string;
-  nb: string;
+  batch?: string;
+  dim?: string;
+  nnzRow?: string;
+  nb?: string;
   matrices?: string[];
-  mode: string;
-  layout: string;
+  mode?: string;
+  layout?: string;
   explain?: boolean;
 }
 
-/** Validates every option (UserError naming the option and value) and builds the request. */
-export function spmmRequest(o: SpmmOptions, explicit: (name: string) => boolean, parseRange: (text: string, what: string) => Range): SpmmRequest {
-  if (o.matrices?.length) {
-    const clash = ['batch', 'dim', 'nnzRow'].filter(explicit).map((n) => (n === 'nnzRow' ? '--nnz-row' : `--${n}`));
-    if (clash.length) throw new UserError(`--matrices: cannot be combined with ${clash.join(', ')} (the files are the batch)`);
-    const missing = o.matrices.find((p) => !existsSync(p));
-    if (missing !== undefined) throw new UserError(`--matrices: '${missing}' does not exist`);
-  }
-  return {
-    batch: positiveIntList(o.batch, '--batch'),
-    dim: rangeList(o.dim, '--dim', parseRange),
-    nnzRow: rangeList(o.nnzRow, '--nnz-row', parseRange),
-    nb: positiveIntList(o.nb, '--nb'),
-    ...(o.matrices?.length ? { matrices: o.matrices } : {}),
-    mode: listOf(o.mode, '--mode', ['kernel', 'e2e', 'graph'] as const),
-    layout: oneOf(o.layout, '--layout', ['row', 'col'] as const),
-    ...(o.explain ? { explain: true } : {}),
-    ...parseCommon(o),
-  };
+/**
+ * Checks every option through the spmm request schema (the one suites use; UserError naming the
+ * option and value) and builds the request.
+ */
+export async function spmmRequest(o: SpmmOptions): Promise<SpmmRequest> {
+  const { SpmmRequestFields, parseCliRequest } = await import('../../bench/request-schema.js');
+  const fields = parseCliRequest(SpmmRequestFields, {
+    batch: o.batch, dim: o.dim, nnzRow: o.nnzRow, nb: o.nb, matrices: o.matrices?.length ? o.matrices : undefined, mode: o.mode, layout: o.layout, ...commonFields(o),
+  });
+  return { ...fields, ...(o.explain ? { explain: true } : {}), backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS) };
 }
 
 export function register(program: Command): void {
@@ -48,15 +37,15 @@ export function register(program: Command): void {
         'Every method is verified against the CPU float64 reference, then timed (warm-up, samples, median, IQR).\n' +
         'Where no GPU exists the CPU reference backend runs instead, labelled as such (not GPU figures).',
     )
-    .option('--batch <n,...>', 'matrices per batch; a list sweeps', '100')
-    .option('--dim <d|lo:hi,...>', 'rows = cols of each A; "32:256" draws a dim per matrix (mixed batch); a list sweeps', '64')
-    .option('--nnz-row <k|lo:hi,...>', 'nonzeros per row (exact, distinct columns); range draws per matrix; a list sweeps', '3')
-    .option('--nb <n,...>', 'columns of B (nB); a list is swept in one native run', '64')
+    .option('--batch <n,...>', `matrices per batch; a list sweeps${defaultHelp(D.batch)}`)
+    .option('--dim <d|lo:hi,...>', `rows = cols of each A; "32:256" draws a dim per matrix (mixed batch); a list sweeps${defaultHelp(D.dim)}`)
+    .option('--nnz-row <k|lo:hi,...>', `nonzeros per row (exact, distinct columns); range draws per matrix; a list sweeps${defaultHelp(D.nnzRow)}`)
+    .option('--nb <n,...>', `columns of B (nB); a list is swept in one native run${defaultHelp(D.nb)}`)
     .option('--matrices <path...>', '.mtx/.spb files or directories of them, used as the batch instead of generated matrices')
-    .option('--mode <kernel|e2e|graph,...>', 'timed region: kernel (device events, data resident), e2e (with host→device copies), graph (calls captured back to back in one CUDA graph, launch overhead removed)', 'kernel')
-    .option('--layout <row|col>', 'storage order of B and C', 'row')
+    .option('--mode <kernel|e2e|graph,...>', `timed region: kernel (device events, data resident), e2e (with host→device copies), graph (calls captured back to back in one CUDA graph, launch overhead removed)${defaultHelp(D.mode)}`)
+    .option('--layout <row|col>', `storage order of B and C${defaultHelp(D.layout)}`)
     .option('--explain', "print the planner's rule and which of our kernels `auto` picks for each batch (CUDA backend)");
-  addCommonOptions(cmd, { seedHelp: 'seed for generated matrices and B', warmup: '5', samples: '20', samplesHelp: 'timed samples per method (at least 20 on the GPU backend)', libs: 'cuSPARSE, cuBLAS' })
+  addCommonOptions(cmd, { seedHelp: 'seed for generated matrices and B', samplesHelp: 'timed samples per method (at least 20 on the GPU backend)', libs: 'cuSPARSE, cuBLAS' })
     .addHelpText(
       'after',
       `
@@ -71,10 +60,10 @@ Examples:
 Timing: --samples timed runs after --warmup untimed ones; the table shows the median and the
 interquartile range, GFLOPS = 2·nnz(A)·nB / median time, GB/s = bytes of A, B, C / median time.`,
     )
-    .action(async (o: SpmmOptions, cmd: Command) => {
+    .action(async (o: SpmmOptions) => {
+      const req = await spmmRequest(o);
       const { realDeps } = await import('../../bench/deps.js');
       const deps = await realDeps();
-      const req = spmmRequest(o, (n) => cmd.getOptionValueSource(n) === 'cli', deps.parseRange);
       const { runWithOutput } = await import('../bench-output.js');
       const { runSpmm } = await import('../../bench/spmm-run.js');
       await runWithOutput({ json: o.json, quiet: Boolean(o.quiet) }, (sink) => runSpmm(req, sink, deps));

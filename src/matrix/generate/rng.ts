@@ -72,6 +72,68 @@ export class Rng {
     const k = this.nextU32() >>> 8;
     return (2 * k + 1 - 16777216) / 16777216;
   }
+
+  /** Uniform in [0, 1) on a grid of 2^-32 (one draw; exact, so the same on every machine). */
+  unit(): number {
+    return this.nextU32() / TWO32;
+  }
+
+  /** True with probability p (0 <= p <= 1), by an exact integer comparison of one 32-bit draw. */
+  chance(p: number): boolean {
+    return this.nextU32() < Math.round(p * TWO32);
+  }
+}
+
+/**
+ * A seeded pseudo-random permutation of [0, n) that costs no memory: a 4-round Feistel network over
+ * the smallest even number of bits 2h with 2^(2h) >= n (fmix32 of the right half and a round key as
+ * the round function), cycle-walking past values >= n (under 4 rounds of walking on average since
+ * 2^(2h) < 4n). Integer operations only, so it is the same on every machine.
+ */
+export class KeyedPermutation {
+  private readonly half: number;
+  private readonly scale: number;
+  private readonly mask: number;
+  private readonly k0: number;
+  private readonly k1: number;
+  private readonly k2: number;
+  private readonly k3: number;
+
+  constructor(private readonly n: number, rng: Rng) {
+    let half = 0;
+    while (2 ** (2 * half) < n) half++;
+    this.half = half;
+    this.scale = 2 ** half;
+    this.mask = this.scale - 1;
+    this.k0 = rng.nextU32();
+    this.k1 = rng.nextU32();
+    this.k2 = rng.nextU32();
+    this.k3 = rng.nextU32();
+  }
+
+  /** The image of x in [0, n). */
+  at(x: number): number {
+    const { half, mask, n } = this;
+    if (half === 0) return 0;
+    do {
+      // x < 2^(2h) <= 2^32, so x >>> half is its high half
+      let l = x >>> half;
+      let r = x & mask;
+      l ^= fmix32(r ^ this.k0) & mask;
+      r ^= fmix32(l ^ this.k1) & mask;
+      l ^= fmix32(r ^ this.k2) & mask;
+      r ^= fmix32(l ^ this.k3) & mask;
+      x = l * this.scale + r;
+    } while (x >= n);
+    return x;
+  }
+}
+
+/** `count` values from rng.value(): the values of a generated matrix, drawn after its pattern. */
+export function randomValues(rng: Rng, count: number): Float64Array {
+  const v = new Float64Array(count);
+  for (let e = 0; e < count; e++) v[e] = rng.value();
+  return v;
 }
 
 /** Largest accepted seed: seeds are integers that doubles hold exactly. */

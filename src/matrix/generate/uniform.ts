@@ -1,7 +1,7 @@
 // Uniform random matrices (K distinct random columns per row) and banded matrices; values in (-1, 1).
 import type { CsrMatrix } from '../types.js';
 import { ColumnSampler } from './columns.js';
-import type { Rng } from './rng.js';
+import { randomValues, type Rng } from './rng.js';
 
 export function generateUniform(spec: { rows: number; cols: number; nnzRow: number }, rng: Rng): CsrMatrix {
   const { rows, cols, nnzRow: k } = spec;
@@ -27,10 +27,4 @@ export function generateBanded(spec: { n: number; bw: number }, rng: Rng): CsrMa
     for (let j = Math.max(0, i - bw), end = Math.min(n - 1, i + bw); j <= end; j++) colIdx[e++] = j;
   }
   return { rows: n, cols: n, rowPtr, colIdx, values: randomValues(rng, e) };
-}
-
-function randomValues(rng: Rng, count: number): Float64Array {
-  const v = new Float64Array(count);
-  for (let e = 0; e < count; e++) v[e] = rng.value();
-  return v;
 }

@@ -1,0 +1,32 @@
+// The one set of request defaults (command line and suites) and the option that names each field
+// in messages. Kept apart from the zod schema (./request-schema.ts) so that registering the
+// commands, which shows these in --help, stays cheap.
+import type { Precision, TimingMode } from './api.js';
+
+/** The defaults of every request field, for the CLI and suites alike. */
+export const REQUEST_DEFAULTS = {
+  precision: ['f32'] as Precision[],
+  methods: 'all' as const,
+  seed: 1,
+  warmup: 5,
+  samples: 20,
+  repeat: 1,
+  // spmm
+  batch: [100],
+  dim: ['64'],
+  nnzRow: ['3'],
+  nb: [64],
+  mode: ['kernel'] as TimingMode[],
+  layout: 'row' as const,
+  // spgemm
+  breakdown: false,
+  explain: false,
+  verify: 'full' as const,
+};
+
+/** The option that sets each field: how messages name it. */
+export const OPTION_NAME = {
+  precision: '--precision', methods: '--methods', seed: '--seed', warmup: '--warmup', samples: '--samples', repeat: '--repeat',
+  batch: '--batch', dim: '--dim', nnzRow: '--nnz-row', nb: '--nb', mode: '--mode', layout: '--layout', matrices: '--matrices',
+  inputs: 'spgemm', gen: '--gen', b: '--b', gen_b: '--gen-b', breakdown: '--breakdown', explain: '--explain', verify: '--verify',
+} as const;

@@ -1,0 +1,74 @@
+// Every environment variable spbench reads, in one place (README "Environment variables" lists
+// them). Each reader takes the environment as a parameter (default: process.env, read at call
+// time) so tests can pass their own.
+import { homedir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+
+type Env = NodeJS.ProcessEnv;
+
+/** Cache of built executables and parsed matrices: $SPBENCH_CACHE_DIR, $XDG_CACHE_HOME/spbench, or ~/.cache/spbench. */
+export function cacheDir(env: Env = process.env): string {
+  if (env.SPBENCH_CACHE_DIR) return resolve(env.SPBENCH_CACHE_DIR);
+  if (env.XDG_CACHE_HOME) return join(resolve(env.XDG_CACHE_HOME), 'spbench');
+  return join(homedir(), '.cache', 'spbench');
+}
+
+/** Compilers given instead of the ones found: $SPBENCH_NVCC, $SPBENCH_CXX. */
+export function givenCompilers(env: Env = process.env): { nvcc?: string; cxx?: string } {
+  return { nvcc: env.SPBENCH_NVCC || undefined, cxx: env.SPBENCH_CXX || undefined };
+}
+
+/** CUDA installations named by $CUDA_HOME and $CUDA_PATH, in that order. */
+export function cudaHomes(env: Env = process.env): string[] {
+  return [env.CUDA_HOME, env.CUDA_PATH].filter((p): p is string => !!p);
+}
+
+/** The folders of $PATH. */
+export function pathDirs(env: Env = process.env): string[] {
+  return (env.PATH ?? '').split(delimiter).filter(Boolean);
+}
+
+/** What toolchain discovery depends on (its memo key). */
+export function toolchainKey(env: Env = process.env): string {
+  return JSON.stringify([env.SPBENCH_NVCC, env.CUDA_HOME, env.CUDA_PATH, env.SPBENCH_CXX, env.PATH]);
+}
+
+/** $SPBENCH_CUDA_ARCH: build GPU targets for this compute capability without probing. */
+export function cudaArch(env: Env = process.env): string | undefined {
+  return env.SPBENCH_CUDA_ARCH || undefined;
+}
+
+/** $SPBENCH_EXTRA_FLAGS: extra compiler flags (part of the build hash). */
+export function extraFlags(env: Env = process.env): string[] {
+  return (env.SPBENCH_EXTRA_FLAGS ?? '').split(/\s+/).filter(Boolean);
+}
+
+/** $SPBENCH_CUDA_DIR: native sources to build from instead of the package's cuda/. */
+export function cudaSourceOverride(env: Env = process.env): string | undefined {
+  return env.SPBENCH_CUDA_DIR ? resolve(env.SPBENCH_CUDA_DIR) : undefined;
+}
+
+/**
+ * Test aid: $SPBENCH_NATIVE_ARGS is appended to every native command line, e.g. "--inject-fault"
+ * (spbench-cpu then writes a wrong result, docs/native-build.md), so a failure can be driven end to end.
+ */
+export function extraNativeArgs(env: Env = process.env): string[] {
+  return (env.SPBENCH_NATIVE_ARGS ?? '').split(/\s+/).filter(Boolean);
+}
+
+/** $SPBENCH_COMMIT when it is a full sha (the commit recorded in result files). */
+export function givenCommit(env: Env = process.env): string | null {
+  const given = env.SPBENCH_COMMIT?.trim();
+  return given && /^[0-9a-f]{40}$/.test(given) ? given : null;
+}
+
+/** CI set to anything but "", "0" or "false" means a log, not a person, reads the output. */
+export function inCi(env: Env = process.env): boolean {
+  const v = (env.CI ?? '').trim().toLowerCase();
+  return v !== '' && v !== '0' && v !== 'false';
+}
+
+/** $GITHUB_STEP_SUMMARY: the job summary file that compare --markdown appends to. */
+export function githubStepSummary(env: Env = process.env): string | undefined {
+  return env.GITHUB_STEP_SUMMARY || undefined;
+}

@@ -1,0 +1,63 @@
+// Repository layout rules: src/ has no import circle, and nothing outside dev/ uses dev/.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const tracked = (): string[] => execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: REPO, encoding: 'utf8' }).split('\n').filter(Boolean);
+
+/** Relative imports of a TypeScript file, static and dynamic, as repository paths of .ts files. */
+export function importsOf(file: string, text: string): string[] {
+  const out: string[] = [];
+  const re = /(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"](\.{1,2}\/[^'"]+)['"]/g;
+  for (const m of text.matchAll(re)) out.push(normalize(join(dirname(file), m[1])).replace(/\.js$/, '.ts').replace(/\.jsx$/, '.tsx'));
+  return out;
+}
+
+/** Every import circle of a graph (each as the list of its files, first one repeated at the end). */
+export function findCycles(graph: Map<string, string[]>): string[][] {
+  const cycles: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (n: string): void => {
+    state.set(n, 'open');
+    stack.push(n);
+    for (const m of graph.get(n) ?? []) {
+      if (state.get(m) === 'open') cycles.push([...stack.slice(stack.indexOf(m)), m]);
+      else if (!state.has(m)) visit(m);
+    }
+    stack.pop();
+    state.set(n, 'done');
+  };
+  for (const n of [...graph.keys()].sort()) if (!state.has(n)) visit(n);
+  return cycles;
+}
+
+test('findCycles finds a circle through a dynamic import and none in a tree', () => {
+  const g = new Map(Object.entries({ 'a.ts': ['b.ts'], 'b.ts': ['c.ts'], 'c.ts': ['a.ts'], 'd.ts': ['a.ts'] }));
+  assert.deepEqual(findCycles(g), [['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
+  assert.deepEqual(findCycles(new Map(Object.entries({ 'a.ts': ['b.ts', 'c.ts'], 'b.ts': ['c.ts'], 'c.ts': [] }))), []);
+  assert.deepEqual(importsOf('src/x/y.ts', "import { a } from '../z/a.js';\nconst m = await import('./w.js');\nimport './side.js';"), ['src/z/a.ts', 'src/x/w.ts', 'src/x/side.ts']);
+});
+
+test('src/ has no import circle (static or dynamic imports)', () => {
+  const files = tracked().filter((f) => f.startsWith('src/') && /\.tsx?$/.test(f));
+  assert.ok(files.length > 50);
+  const graph = new Map(files.map((f) => [f, importsOf(f, readFileSync(join(REPO, f), 'utf8')).filter((t) => files.includes(t))]));
+  const cycles = findCycles(graph);
+  assert.deepEqual(cycles.map((c) => c.join(' → ')), []);
+});
+
+test('no file outside dev/ uses dev/ (imports, includes, script paths); docs may name it', () => {
+  const users = tracked()
+    .filter((f) => !f.startsWith('dev/') && !f.endsWith('.md') && !f.startsWith('reports/') && f !== 'test/layout.test.ts')
+    .filter((f) => /\.(ts|tsx|js|mjs|cjs|json|sh|cu|cuh|cpp|hpp|py|yml|yaml)$/.test(f) || f === '.ci/run')
+    .filter((f) => {
+      const text = readFileSync(join(REPO, f), 'utf8');
+      return /(^|[\s'"(/.])dev\/(spgemm|spmm|README)/m.test(text) || /['"](\.\.\/)+dev\//.test(text);
+    });
+  assert.deepEqual(users.map((f) => relative(REPO, join(REPO, f))), []);
+});
