@@ -12,11 +12,12 @@ namespace spb {
   template __global__ void swa_coo_shared_kernel<T, L>(BatchView<T>, int, int, int, int); \
   template __global__ void csr_vec_kernel<T, L, 1>(BatchView<T>, int, unsigned);         \
   template __global__ void tf_sparse_dense_kernel<T, L>(BatchView<T>, int);               \
-  template __global__ void staged_kernel<T, L, 1>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int);
+  template __global__ void staged_kernel<T, L, 1>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int); \
+  template __global__ void tile_kernel<T, L>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int);
 #define SPB_COL(T, K)                                                                                                             \
-  template __global__ void col_kernel<T, K, 1>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int); \
-  template __global__ void col_kernel<T, K, 2>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int); \
-  template __global__ void col_kernel<T, K, 4>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int);
+  template __global__ void col_kernel<T, K, 1>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
+  template __global__ void col_kernel<T, K, 2>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
+  template __global__ void col_kernel<T, K, 4>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int);
 SPB_COL(float, 0)
 SPB_COL(float, 3)
 SPB_COL(double, 0)
@@ -52,6 +53,8 @@ template class ColMajor<float>;
 template class ColMajor<double>;
 template class Staged<float>;
 template class Staged<double>;
+template class Tile<float>;
+template class Tile<double>;
 template class Auto<float>;
 template class Auto<double>;
 template class TfSparseDense<float>;

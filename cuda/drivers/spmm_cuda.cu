@@ -389,14 +389,14 @@ std::string json_rows(const std::vector<std::vector<std::string>>& rows) {
 
 // --explain: the planner's rule (what `auto` runs) and its choice for this batch at every nb.
 template <typename T>
-void explain_planner(const std::vector<Csr>& A, const Options& o, Layout layout) {
+void explain_planner(const std::vector<Csr>& A, const Options& o, Layout layout, const DeviceInfo& dev) {
   Json().str("type", "explain").str("op", "spmm").str("title", "auto: the planner's rule (first match wins; cuda/spmm/methods.cuh choose_ours)")
       .raw("columns", "[\"#\",\"when\",\"method\"]").raw("rows", json_rows(planner_rule())).emit();
   std::vector<std::vector<std::string>> rows;
   for (long long nb : o.nbs) {
     std::vector<double> b_ref;
     const HostBatch<T> h = make_batch<T>(A, int(nb), layout, o.seed, b_ref);
-    const Choice c = choose_ours(h);
+    const Choice c = choose_ours(h, dev);
     rows.push_back({std::to_string(nb), c.method, c.rule});
   }
   Json().str("type", "explain").str("op", "spmm").str("title", std::string("auto: the planner's choice for this batch (") + o.precision + ", " + o.layout + "-major)")
@@ -421,7 +421,7 @@ void run_all(const std::vector<Csr>& mats, const Options& o) {
       }
   }
   for (long long nb : o.nbs) check_fits<T>(A, int(nb));
-  if (o.explain) explain_planner<T>(A, o, layout);
+  if (o.explain) explain_planner<T>(A, o, layout, dev);
   // Progress: making B and the float64 reference takes seconds on large batches, and so does each method.
   long long step = 0;
   const long long steps = (long long)o.nbs.size() * (1 + (long long)(o.methods.empty() ? all_methods<T>().size() : o.methods.size()));

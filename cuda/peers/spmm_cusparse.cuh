@@ -188,7 +188,10 @@ class CusparsePeer : public Method<T> {
   // cusparseSpMM_preprocess with the chosen algorithm and buffer, in setup: the analysis that CSR_ALG1 /
   // CSR_ALG3 would otherwise do inside the first cusparseSpMM (and inside a graph capture, where it can
   // fail) is done here, outside every timed region (no effect for the other algorithms).
+  // Not for cusparse-loop: its per-matrix calls share one buffer, and the analysis stored in it by one
+  // matrix's preprocess would be used by the others (measured: wrong results).
   void preprocess(cudaStream_t s) {
+    if (kind_ == Loop) { this->info_s["preprocess"] = "none (the per-matrix calls share one buffer)"; return; }
     const T one = T(1), zero = T(0);
     for (size_t c = 0; c < calls_.size(); ++c) {
       if (kind_ == Loop && (hb_->m[loop_mat_[c]] == 0 || hb_->nnz[loop_mat_[c]] == 0)) continue;

@@ -10,14 +10,16 @@
 namespace spb {
 
 // Where row `row` of the block-diagonal batch lives: x = row_off of its matrix, y = m, z = col_off, w = k.
-// One int4 per matrix, found through the per-row matrix index (both built on the host in setup).
+// One int4 per matrix, found through the per-row matrix index (both built on the host in setup), or
+// computed from the row when every matrix has the same m and k (um > 0).
 template <typename T, int K, int JC>
 __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, const int4* __restrict__ desc, const int* __restrict__ rp,
                                                   const int* __restrict__ cols, const T* __restrict__ vals, const T* __restrict__ B, T* __restrict__ C,
-                                                  int nb, int total_rows) {
+                                                  int nb, int total_rows, int um, int uk) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (row >= total_rows) return;
-  const int4 d = __ldg(desc + __ldg(rmat + row));
+  // Uniform batch (um = m, uk = k of every matrix): the matrix follows from the row, no lookups.
+  const int4 d = um > 0 ? make_int4(row / um * um, um, row / um * uk, uk) : __ldg(desc + __ldg(rmat + row));
   const T* Bi = B + int64_t(d.z) * nb;
   T* Ci = C + int64_t(d.x) * nb + (row - d.x);
   constexpr int KS = K > 0 ? K : 1;

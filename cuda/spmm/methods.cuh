@@ -3,7 +3,8 @@
 //   swa-coo, swa-csr, swa-coo-shared, swa-csr-shared : the paper's SWA SpMM, one launch per matrix
 //   batched-coo, batched-csr                          : the paper's Batched SpMM, one launch per batch
 //   batched-csr-vec, batched-csr-vec-persist, batched-csr-flat, batched-ell : ours (registers + vector loads, see vec.cuh)
-//   batched-col (column-major, col.cuh), batched-staged (B_i staged in shared memory, staged.cuh)         : ours
+//   batched-col (column-major, col.cuh), batched-staged (B_i staged in shared memory, staged.cuh),
+//   batched-tile (dense A_i tile x staged B_i, 4x4 register tiles, tile.cuh), auto (the planner's pick)   : ours
 #pragma once
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "vec.cuh"
 #include "col.cuh"
 #include "staged.cuh"
+#include "tile.cuh"
 
 namespace spb {
 
@@ -387,7 +389,9 @@ class ColMajor : public KernelMethod<T> {
     gy_ = std::max(1, ceil_div(h.nb, jc_));
     while (gy_ > 1 && int64_t(gx_) * 256 * gy_ > want) gy_ = (gy_ + 1) / 2;
     gy_ = std::min(gy_, std::min(ymax, 65535));
-    this->info_s["path"] = k_ ? "ell" : "csr";
+    um_ = h.uniform && h.batch > 0 && h.m[0] > 0 ? h.m[0] : 0;
+    uk_ = um_ ? h.k[0] : 0;
+    this->info_s["path"] = std::string(k_ ? "ell" : "csr") + (um_ ? ", uniform (no matrix lookup)" : "");
     this->info_n["ell_slots"] = k_;
     this->info_n["cols_per_thread"] = jc_;
     this->info_n["grid_y"] = gy_;
@@ -406,12 +410,12 @@ class ColMajor : public KernelMethod<T> {
     const int* cols = K ? ec_ : v.ci;
     const T* vals = K ? ev_ : v.val;
     const dim3 grid(gx_, gy_);
-    if (jc_ == 1) col_kernel<T, K, 1><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows));
-    else if (jc_ == 2) col_kernel<T, K, 2><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows));
-    else col_kernel<T, K, 4><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows));
+    if (jc_ == 1) col_kernel<T, K, 1><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), um_, uk_);
+    else if (jc_ == 2) col_kernel<T, K, 2><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), um_, uk_);
+    else col_kernel<T, K, 4><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), um_, uk_);
     CUDA_CHECK_LAUNCH();
   }
-  int k_ = 0, jc_ = 1, gx_ = 1, gy_ = 1;
+  int k_ = 0, jc_ = 1, gx_ = 1, gy_ = 1, um_ = 0, uk_ = 0;
   EllHost<T> ell_;
   Pinned<int> rmat_h_;
   Pinned<int4> desc_h_;
@@ -484,13 +488,72 @@ class Staged : public KernelMethod<T> {
   size_t smem_ = 0;
 };
 
+// Ours: batched-tile (see tile_kernel), both layouts, for dense-ish batches. Column block W (a
+// multiple of 4): all of nb when the dense A_i tile and k x W values of B fit 48 KB (else the
+// two-blocks-per-SM budget), halved while the grid has fewer than 4 blocks per SM; block threads =
+// the 4 x 4 tiles of the largest matrix's block, rounded up to a warp, at most 256.
+template <typename T>
+inline size_t tile_smem_bytes(const HostBatch<T>& h, int W) {
+  return size_t(std::max(h.max_k, 1)) * (tile_pad4(std::max(h.max_m, 1)) + tile_pad4(W)) * sizeof(T);
+}
+
+template <typename T>
+class Tile : public KernelMethod<T> {
+ public:
+  Tile() : KernelMethod<T>("batched-tile", "ours", DeviceBatch<T>::kCsr) {}
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
+    if (bytes(h, 4) > dev.budget_for(2)) return "the dense tile of the largest A_i and 4 columns of B_i do not fit the shared-memory budget";
+    return "";
+  }
+  void run(cudaStream_t s) override {
+    const HostBatch<T>& h = *this->h_;
+    if (h.batch == 0 || h.max_m == 0) return;
+    const BatchView<T>& v = this->d_.v;
+    with_layout(h.layout, [&](auto L) {
+      tile_kernel<T, decltype(L)::value><<<h.batch * p_, threads_, smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, W_, p_);
+      CUDA_CHECK_LAUNCH();
+    });
+  }
+
+ private:
+  static size_t bytes(const HostBatch<T>& h, int W) { return tile_smem_bytes(h, W); }
+  void plan() override {
+    const HostBatch<T>& h = *this->h_;
+    const DeviceInfo& dev = *this->dev_;
+    auto round4 = [](int W) { return std::max(4, tile_pad4(W)); };
+    size_t budget = 48 * 1024;
+    if (bytes(h, 4) > budget) budget = dev.budget_for(2);
+    int W = round4(h.nb);
+    while (W > 4 && bytes(h, W) > budget) W = round4(W / 2);
+    if (const char* e = std::getenv("SPB_SPMM_TILE")) {  // development sweeps only; the value used is in info
+      const int w = std::atoi(e);
+      if (w >= 4 && w % 4 == 0 && bytes(h, w) <= budget) W = w;
+    } else {
+      while (W > 4 && int64_t(h.batch) * ceil_div(h.nb, W) < 4ll * dev.sms) W = round4(W / 2);
+    }
+    p_ = ceil_div(h.nb, W);
+    W_ = round4(ceil_div(h.nb, p_));
+    p_ = ceil_div(h.nb, W_);
+    smem_ = bytes(h, W_);
+    const int tiles = (tile_pad4(std::max(h.max_m, 1)) / 4) * (W_ / 4);
+    threads_ = std::min(256, std::max(32, (tiles + 31) / 32 * 32));
+    with_layout(h.layout, [&](auto L) { allow_smem(tile_kernel<T, decltype(L)::value>, smem_); });
+    this->info_n["block_cols"] = W_;
+    this->info_n["col_blocks"] = p_;
+    this->info_n["smem_bytes"] = double(smem_);
+    this->info_n["block"] = threads_;
+  }
+  int W_ = 4, p_ = 1, threads_ = 256;
+  size_t smem_ = 0;
+};
+
 // The planner: which of our kernels a batch should use, from its statistics (layout, density of the
 // A_i, longest row, nb, precision), with the rule that decided. What `auto` runs and `--explain` prints.
 struct Choice {
   std::string method, rule;
 };
 template <typename T>
-inline Choice choose_ours(const HostBatch<T>& h) {
+inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   double dense = 0;  // sum of m_i * k_i
   for (int i = 0; i < h.batch; ++i) dense += double(h.m[i]) * h.k[i];
   const double density = dense > 0 ? double(h.total_nnz) / dense : 0;
@@ -499,22 +562,19 @@ inline Choice choose_ours(const HostBatch<T>& h) {
   std::snprintf(d, sizeof d, "density %.3g, longest row %s, nb %d, %s, %s batch", density, slots ? ("<= " + std::to_string(slots)).c_str() : "> 8", h.nb,
                 sizeof(T) == 4 ? "f32" : "f64", h.uniform ? "uniform" : "mixed");
   const std::string why = std::string(" (") + d + ")";
-  if (h.layout == Layout::Col) {
-    if (density >= 0.25 || slots == 0) return {"batched-staged", "column-major, density >= 1/4 or rows longer than 8: B_i staged in shared memory" + why};
-    return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers" + why};
-  }
-  if (density >= 0.25 || (h.nb >= 512 && sizeof(T) == 8)) return {"batched-staged", "row-major, density >= 1/4 (or nb >= 512 in f64): B_i staged in shared memory" + why};
-  if (slots) return {"batched-ell", "row-major, rows of at most 8 nonzeros: ELL slots, block-diagonal indexing" + why};
-  return {"batched-csr-flat", "row-major, rows longer than 8 and density < 1/4: CSR, block-diagonal indexing" + why};
+  if (density >= 0.25 && tile_smem_bytes(h, 4) <= dev.budget_for(2))
+    return {"batched-tile", "density >= 1/4 and the dense A_i tile fits shared memory: dense tile x staged B_i, 4x4 register tiles" + why};
+  if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
+  if (slots && slots <= 4) return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
+  return {"batched-csr-flat", "row-major, rows longer than 4 and density < 1/4: CSR, block-diagonal indexing" + why};
 }
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "column-major, and density >= 1/4 or a row longer than 8", "batched-staged"},
-          {"2", "column-major", "batched-col"},
-          {"3", "density >= 1/4, or f64 with nb >= 512", "batched-staged"},
-          {"4", "no row longer than 8", "batched-ell"},
-          {"5", "otherwise", "batched-csr-flat"}};
+  return {{"1", "density of the A_i >= 1/4 (nonzeros / sum of m_i k_i) and the largest dense A_i fits shared memory", "batched-tile"},
+          {"2", "column-major B and C", "batched-col"},
+          {"3", "no row longer than 4 nonzeros", "batched-ell"},
+          {"4", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>
@@ -527,13 +587,13 @@ class Auto : public Method<T> {
   std::string name() const override { return "auto"; }
   std::string family() const override { return "ours"; }
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
-    const Choice c = choose_ours(h);
+    const Choice c = choose_ours(h, dev);
     auto m = make(c.method);
     const std::string na = m->not_applicable(h, dev);
     return na.empty() ? "" : "the planner's choice " + c.method + " does not apply: " + na;
   }
   void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
-    const Choice c = choose_ours(h);
+    const Choice c = choose_ours(h, dev);
     inner_ = make(c.method);
     inner_->setup(h, dev, s);
     this->info_s = inner_->info_s;
@@ -571,6 +631,7 @@ std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
   v.emplace_back(new EllFlat<T>());
   v.emplace_back(new ColMajor<T>());
   v.emplace_back(new Staged<T>());
+  v.emplace_back(new Tile<T>());
   return v;
 }
 template <typename T>

@@ -37,7 +37,7 @@ using std::max;
 #define __restrict__
 #define __align__(x) __attribute__((aligned(x)))
 #define __shared__
-namespace spb { alignas(16) inline unsigned char emu_smem[256 * 1024]; }
+namespace spb { alignas(16) inline unsigned char emu_smem[2 * 1024 * 1024]; }
 #define smem_raw emu_smem
 // Runs a grid: blocks one after another; a block's threads as std::threads (threaded = the kernel
 // has barriers) or one after another.

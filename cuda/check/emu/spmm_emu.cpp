@@ -1,4 +1,4 @@
-// Host emulation of batched-col (col_kernel) and batched-staged (staged_kernel) against a float64
+// Host emulation of batched-col (col_kernel), batched-staged (staged_kernel) and batched-tile (tile_kernel) against a float64
 // reference, on mixed batches with empty rows, nnz-0 matrices, rectangular matrices, dim 1, nb not a
 // power of two, outputs poisoned with NaN; every slot count / columns-per-thread / grid.y and column
 // block W / vector width. A block's threads run as std::threads with a std::barrier for
@@ -10,23 +10,25 @@
 #include <random>
 #include "../../spmm/col.cuh"
 #include "../../spmm/staged.cuh"
+#include "../../spmm/tile.cuh"
 using namespace spb;
 
 struct Batch {
   std::vector<int> m, k, row_off{0}, col_off{0}, rp{0}, ci;
   std::vector<double> val;
+  bool uniform = false;
 };
-Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi) {
+Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi, bool uniform = false) {
   Batch b;
   for (int i = 0; i < batch; ++i) {
-    int d = dlo + g() % (dhi - dlo + 1);
+    int d = uniform ? dlo : dlo + g() % (dhi - dlo + 1);
     int kk = d;
-    if (i % 5 == 3) kk = d + 3;  // rectangular
+    if (i % 5 == 3 && !uniform) kk = d + 3;  // rectangular
     b.m.push_back(d); b.k.push_back(kk);
     b.row_off.push_back(b.row_off.back() + d); b.col_off.push_back(b.col_off.back() + kk);
-    int nz = nlo + g() % (nhi - nlo + 1);
+    int nz = uniform ? nlo : nlo + g() % (nhi - nlo + 1);
     for (int r = 0; r < d; ++r) {
-      int n = (i % 7 == 2) ? 0 : (r % 4 == 1 ? 0 : std::min(nz + (r % 3 == 0 ? 5 : 0), kk));  // nnz-0 matrices, empty rows, long rows
+      int n = (i % 7 == 2 && !uniform) ? 0 : (r % 4 == 1 ? 0 : std::min(nz + (r % 3 == 0 ? 5 : 0), kk));  // nnz-0 matrices, empty rows, long rows
       std::vector<int> cols;
       while ((int)cols.size() < n) { int c = g() % kk; bool dup = false; for (int x : cols) dup |= x == c; if (!dup) cols.push_back(c); }
       for (int c : cols) { b.ci.push_back(c); b.val.push_back((g() % 2001) / 1000.0 - 1.0); }
@@ -85,7 +87,8 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
       if (K) ell(K, ec, ev);
       std::fill(C.begin(), C.end(), T(NAN));
       emu_launch(dim3((rows + 255) / 256, gy), dim3(256), false, [&] {
-        col_kernel<T, K, JC>(rmat.data(), desc.data(), b.rp.data(), K ? ec.data() : b.ci.data(), K ? ev.data() : val.data(), B.data(), C.data(), nb, rows);
+        col_kernel<T, K, JC>(rmat.data(), desc.data(), b.rp.data(), K ? ec.data() : b.ci.data(), K ? ev.data() : val.data(), B.data(), C.data(), nb, rows,
+                             b.uniform ? b.m[0] : 0, b.uniform ? b.k[0] : 0);
       });
       char w[64]; std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d", K, JC, gy);
       check(w);
@@ -117,13 +120,27 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
       ++ncfg;
     }
   }
+  // dense tile, both layouts: W multiple of 4, W > nb included (padded columns)
+  for (int W : {4, 8, 12, 64, tile_pad4(nb)}) {
+    const int p = (nb + W - 1) / W;
+    std::fill(C.begin(), C.end(), T(NAN));
+    emu_launch(dim3(batch * p), dim3(64), true, [&] {
+      if (row) tile_kernel<T, Layout::Row>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
+      else tile_kernel<T, Layout::Col>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
+    });
+    char w[64]; std::snprintf(w, sizeof w, "tile %s W=%d", row ? "row" : "col", W);
+    check(w);
+    ++ncfg;
+  }
   return bad;
 }
 
 int main() {
   std::mt19937 g(5);
   int bad = 0, n = 0;
-  std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3)};
+  std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
+                                make(g, 6, 33, 33, 9, 9, true)};
+  batches.back().uniform = true;
   for (auto& b : batches)
     for (int nb : {1, 3, 8, 17, 64})
       for (bool col : {false, true}) {
