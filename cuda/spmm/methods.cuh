@@ -494,7 +494,7 @@ class Staged : public KernelMethod<T> {
 // the 4 x 4 tiles of the largest matrix's block, rounded up to a warp, at most 256.
 template <typename T>
 inline size_t tile_smem_bytes(const HostBatch<T>& h, int W) {
-  return size_t(std::max(h.max_k, 1)) * (tile_pad4(std::max(h.max_m, 1)) + tile_pad4(W)) * sizeof(T);
+  return size_t(std::max(h.max_k, 1)) * (tile_pad4(std::max(h.max_m, 1)) + tile_bpitch(W, h.layout == Layout::Row)) * sizeof(T);
 }
 
 template <typename T>
@@ -562,16 +562,16 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   std::snprintf(d, sizeof d, "density %.3g, longest row %s, nb %d, %s, %s batch", density, slots ? ("<= " + std::to_string(slots)).c_str() : "> 8", h.nb,
                 sizeof(T) == 4 ? "f32" : "f64", h.uniform ? "uniform" : "mixed");
   const std::string why = std::string(" (") + d + ")";
-  if (density >= 0.25 && tile_smem_bytes(h, 4) <= dev.budget_for(2))
-    return {"batched-tile", "density >= 1/4 and the dense A_i tile fits shared memory: dense tile x staged B_i, 4x4 register tiles" + why};
+  if (h.layout == Layout::Col && density >= 0.25 && tile_smem_bytes(h, 4) <= dev.budget_for(2))
+    return {"batched-tile", "column-major, density >= 1/4 and the dense A_i tile fits shared memory: dense tile x staged B_i, 4x4 register tiles" + why};
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
   if (slots && slots <= 4) return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
-  return {"batched-csr-flat", "row-major, rows longer than 4 and density < 1/4: CSR, block-diagonal indexing" + why};
+  return {"batched-csr-flat", "row-major, rows longer than 4: CSR, block-diagonal indexing" + why};
 }
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "density of the A_i >= 1/4 (nonzeros / sum of m_i k_i) and the largest dense A_i fits shared memory", "batched-tile"},
+  return {{"1", "column-major, density of the A_i >= 1/4 (nonzeros / sum of m_i k_i) and the largest dense A_i fits shared memory", "batched-tile"},
           {"2", "column-major B and C", "batched-col"},
           {"3", "no row longer than 4 nonzeros", "batched-ell"},
           {"4", "otherwise", "batched-csr-flat"}};

@@ -16,6 +16,9 @@ namespace spb {
 
 // Rows and columns of the shared tiles, padded to the 4-wide register tile.
 __host__ __device__ __forceinline__ int tile_pad4(int x) { return (x + 3) & ~3; }
+// Pitch of the staged B block: W padded to 4, plus 4 when column-major (the staging stores of
+// consecutive rows then spread over 8 banks instead of one).
+__host__ __device__ __forceinline__ int tile_bpitch(int W, bool row) { return tile_pad4(W) + (row ? 0 : 4); }
 
 // Four consecutive values from shared memory as 16-byte loads (one float4, or two double2).
 template <typename T>
@@ -40,7 +43,7 @@ __global__ void __launch_bounds__(256) tile_kernel(const int* __restrict__ row_o
   const int r0 = __ldg(row_off + mat), m = __ldg(row_off + mat + 1) - r0;
   const int c0 = __ldg(col_off + mat), k = __ldg(col_off + mat + 1) - c0;
   if (w <= 0 || m == 0) return;  // uniform over the block: before any barrier
-  const int mp = tile_pad4(m), Wp = tile_pad4(W);
+  const int mp = tile_pad4(m), Wp = tile_bpitch(W, L == Layout::Row);
   T* As = reinterpret_cast<T*>(smem_raw);  // k x mp
   T* Bs = As + size_t(k) * mp;             // k x Wp
   const T* Bi = B + int64_t(c0) * nb;
@@ -63,7 +66,10 @@ __global__ void __launch_bounds__(256) tile_kernel(const int* __restrict__ row_o
     for (int q = __ldg(rp + r0 + r); q < q1; ++q) As[__ldg(ci + q) * mp + r] = __ldg(val + q);
   }
   __syncthreads();
-  const int TR = mp / 4, TC = Wp / 4;
+  const int TR = mp / 4, TC = tile_pad4(W) / 4;
+  // 4-wide stores where C's addresses allow: row-major when nb % 4 == 0 (j0 and 4-column groups are
+  // then aligned), column-major when m % 4 == 0 and C_i starts on a multiple of 4.
+  const bool vec = L == Layout::Row ? nb % 4 == 0 : (m % 4 == 0 && (int64_t(r0) * nb) % 4 == 0);
   for (int t = threadIdx.x; t < TR * TC; t += blockDim.x) {
     const int tr = L == Layout::Row ? t / TC : t % TR;
     const int tc = L == Layout::Row ? t - tr * TC : t / TR;
@@ -79,6 +85,24 @@ __global__ void __launch_bounds__(256) tile_kernel(const int* __restrict__ row_o
       for (int i = 0; i < 4; ++i)
 #pragma unroll
         for (int j = 0; j < 4; ++j) acc[i][j] += a.x[i] * b.x[j];
+    }
+    if (vec && tr * 4 + 3 < m && tc * 4 + 3 < w) {
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        VecT<T, 4> o;
+#pragma unroll
+        for (int f = 0; f < 4; ++f) o.x[f] = L == Layout::Row ? acc[e][f] : acc[f][e];
+        T* dst = L == Layout::Row ? Ci + int64_t(tr * 4 + e) * nb + j0 + tc * 4 : Ci + int64_t(j0 + tc * 4 + e) * m + tr * 4;
+        if (sizeof(T) == 4) {
+          *reinterpret_cast<VecT<T, 4>*>(dst) = o;
+        } else {
+          VecT<T, 2> lo, hi;
+          lo.x[0] = o.x[0]; lo.x[1] = o.x[1]; hi.x[0] = o.x[2]; hi.x[1] = o.x[3];
+          *reinterpret_cast<VecT<T, 2>*>(dst) = lo;
+          *reinterpret_cast<VecT<T, 2>*>(dst + 2) = hi;
+        }
+      }
+      continue;
     }
 #pragma unroll
     for (int i = 0; i < 4; ++i)
