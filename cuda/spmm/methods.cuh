@@ -425,26 +425,71 @@ class ColMajor : public KernelMethod<T> {
   T* ev_ = nullptr;
 };
 
-// Ours: batched-staged (see staged_kernel), both layouts. Column block W: all of nb when the shared
-// memory allows (max k * W values within 48 KB, or up to the two-blocks-per-SM budget when even a
-// few columns need more), halved while the grid has fewer than 4 blocks per SM; blocks made even.
+// Column blocks of the block-per-(matrix, W columns) kernels (batched-staged, batched-tile): W a
+// multiple of `step`, all of nb when bytes(W) fits 48 KB (the two-blocks-per-SM budget when even
+// `step` columns need more), halved while the grid has fewer than 4 blocks per SM, then made even.
+// $env (development sweeps only) forces W; the values used go to info.
+struct BlockCols {
+  int W = 1, p = 1;
+  size_t smem = 0;
+};
+template <typename F>
+inline BlockCols block_columns(int nb, int batch, int step, F bytes, const DeviceInfo& dev, const char* env) {
+  auto round = [&](int W) { return std::max(step, (W + step - 1) / step * step); };
+  size_t budget = 48 * 1024;
+  if (bytes(step) > budget) budget = dev.budget_for(2);
+  int W = round(nb);
+  while (W > step && bytes(W) > budget) W = round(W / 2);
+  const char* e = std::getenv(env);
+  const int forced = e ? std::atoi(e) : 0;
+  if (forced >= step && forced % step == 0 && bytes(forced) <= budget) W = forced;
+  else
+    while (W > step && int64_t(batch) * ceil_div(nb, W) < 4ll * dev.sms) W = round(W / 2);
+  BlockCols b;
+  b.p = ceil_div(nb, W);
+  b.W = round(ceil_div(nb, b.p));
+  b.p = ceil_div(nb, b.W);
+  b.smem = bytes(b.W);
+  return b;
+}
+
+// A kernel with a thread block per (matrix, column block): launches over batch x p blocks of
+// smem_ bytes; `blocks()` records the plan (and says it in info). Nothing to launch on empty batches.
 template <typename T>
-class Staged : public KernelMethod<T> {
+class ColumnBlockMethod : public KernelMethod<T> {
  public:
-  Staged() : KernelMethod<T>("batched-staged", "ours", DeviceBatch<T>::kCsr) {}
+  explicit ColumnBlockMethod(std::string name) : KernelMethod<T>(std::move(name), "ours", DeviceBatch<T>::kCsr) {}
+
+ protected:
+  bool nothing_to_do() const { return this->h_->batch == 0 || this->h_->max_m == 0; }
+  int grid() const { return this->h_->batch * p_; }
+  void blocks(const BlockCols& b) {
+    W_ = b.W; p_ = b.p; smem_ = b.smem;
+    this->info_n["block_cols"] = W_;
+    this->info_n["col_blocks"] = p_;
+    this->info_n["smem_bytes"] = double(smem_);
+  }
+  int W_ = 1, p_ = 1;
+  size_t smem_ = 0;
+};
+
+// Ours: batched-staged (see staged_kernel), both layouts; column blocks from block_columns.
+template <typename T>
+class Staged : public ColumnBlockMethod<T> {
+ public:
+  Staged() : ColumnBlockMethod<T>("batched-staged") {}
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
     if (size_t(h.max_k) * 2 * sizeof(T) > dev.budget_for(2)) return "two columns of the largest B_i do not fit the shared-memory budget";
     return "";
   }
   void run(cudaStream_t s) override {
-    const HostBatch<T>& h = *this->h_;
-    if (h.batch == 0 || h.max_m == 0) return;
+    if (this->nothing_to_do()) return;
     const BatchView<T>& v = this->d_.v;
-    with_layout(h.layout, [&](auto L) {
+    with_layout(this->h_->layout, [&](auto L) {
       constexpr Layout LL = decltype(L)::value;
       constexpr int VM = LL == Layout::Row ? int(16 / sizeof(T)) : 1;
       auto kernel = V_ == 1 ? staged_kernel<T, LL, 1> : staged_kernel<T, LL, VM>;
-      kernel<<<h.batch * p_, 256, smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, W_, p_);
+      kernel<<<this->grid(), 256, this->smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, this->W_, this->p_);
       CUDA_CHECK_LAUNCH();
     });
   }
@@ -457,60 +502,41 @@ class Staged : public KernelMethod<T> {
     const int vmax = int(16 / sizeof(T));
     V_ = row && h.nb % vmax == 0 ? vmax : 1;
     auto bytes = [&](int W) { return size_t(std::max(h.max_k, 1)) * staged_pitch(W, row) * sizeof(T); };
-    auto round_v = [&](int W) { return std::max(V_, (W + V_ - 1) / V_ * V_); };
-    size_t budget = 48 * 1024;
-    if (bytes(V_ == 1 ? 2 : V_) > budget) budget = dev.budget_for(2);
-    if (bytes(V_) > budget) V_ = 1;
-    int W = round_v(h.nb);
-    while (W > V_ && bytes(W) > budget) W = round_v(W / 2);
-    if (const char* e = std::getenv("SPB_SPMM_STAGED")) {  // development sweeps only; the value used is in info
-      const int w = std::atoi(e);
-      if (w >= 1 && w % V_ == 0 && bytes(w) <= budget) W = w;
-    } else {
-      while (W > V_ && int64_t(h.batch) * ceil_div(h.nb, W) < 4ll * dev.sms) W = round_v(W / 2);
-    }
-    p_ = ceil_div(h.nb, W);
-    W_ = round_v(ceil_div(h.nb, p_));
-    p_ = ceil_div(h.nb, W_);
-    smem_ = bytes(W_);
+    if (bytes(V_) > dev.budget_for(2)) V_ = 1;
+    this->blocks(block_columns(h.nb, h.batch, V_, bytes, dev, "SPB_SPMM_STAGED"));
     with_layout(h.layout, [&](auto L) {
       constexpr Layout LL = decltype(L)::value;
       constexpr int VM = LL == Layout::Row ? int(16 / sizeof(T)) : 1;
-      allow_smem(staged_kernel<T, LL, 1>, smem_);
-      allow_smem(staged_kernel<T, LL, VM>, smem_);
+      allow_smem(staged_kernel<T, LL, 1>, this->smem_);
+      allow_smem(staged_kernel<T, LL, VM>, this->smem_);
     });
-    this->info_n["block_cols"] = W_;
-    this->info_n["col_blocks"] = p_;
-    this->info_n["smem_bytes"] = double(smem_);
     this->info_n["vec_width"] = V_;
   }
-  int V_ = 1, W_ = 1, p_ = 1;
-  size_t smem_ = 0;
+  int V_ = 1;
 };
 
-// Ours: batched-tile (see tile_kernel), both layouts, for dense-ish batches. Column block W (a
-// multiple of 4): all of nb when the dense A_i tile and k x W values of B fit 48 KB (else the
-// two-blocks-per-SM budget), halved while the grid has fewer than 4 blocks per SM; block threads =
-// the 4 x 4 tiles of the largest matrix's block, rounded up to a warp, at most 256.
+// Ours: batched-tile (see tile_kernel), both layouts, for dense-ish batches. Column blocks (multiples
+// of 4) from block_columns, counting the dense A_i tile and the B block; block threads = the 4 x 4
+// tiles of the largest matrix's block, rounded up to a warp, at most 256.
 template <typename T>
 inline size_t tile_smem_bytes(const HostBatch<T>& h, int W) {
   return size_t(std::max(h.max_k, 1)) * (tile_pad4(std::max(h.max_m, 1)) + tile_bpitch(W, h.layout == Layout::Row)) * sizeof(T);
 }
 
 template <typename T>
-class Tile : public KernelMethod<T> {
+class Tile : public ColumnBlockMethod<T> {
  public:
-  Tile() : KernelMethod<T>("batched-tile", "ours", DeviceBatch<T>::kCsr) {}
+  Tile() : ColumnBlockMethod<T>("batched-tile") {}
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
     if (bytes(h, 4) > dev.budget_for(2)) return "the dense tile of the largest A_i and 4 columns of B_i do not fit the shared-memory budget";
     return "";
   }
   void run(cudaStream_t s) override {
-    const HostBatch<T>& h = *this->h_;
-    if (h.batch == 0 || h.max_m == 0) return;
+    if (this->nothing_to_do()) return;
     const BatchView<T>& v = this->d_.v;
-    with_layout(h.layout, [&](auto L) {
-      tile_kernel<T, decltype(L)::value><<<h.batch * p_, threads_, smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, W_, p_);
+    with_layout(this->h_->layout, [&](auto L) {
+      tile_kernel<T, decltype(L)::value><<<this->grid(), threads_, this->smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, this->W_,
+                                                                                    this->p_);
       CUDA_CHECK_LAUNCH();
     });
   }
@@ -520,31 +546,13 @@ class Tile : public KernelMethod<T> {
   void plan() override {
     const HostBatch<T>& h = *this->h_;
     const DeviceInfo& dev = *this->dev_;
-    auto round4 = [](int W) { return std::max(4, tile_pad4(W)); };
-    size_t budget = 48 * 1024;
-    if (bytes(h, 4) > budget) budget = dev.budget_for(2);
-    int W = round4(h.nb);
-    while (W > 4 && bytes(h, W) > budget) W = round4(W / 2);
-    if (const char* e = std::getenv("SPB_SPMM_TILE")) {  // development sweeps only; the value used is in info
-      const int w = std::atoi(e);
-      if (w >= 4 && w % 4 == 0 && bytes(h, w) <= budget) W = w;
-    } else {
-      while (W > 4 && int64_t(h.batch) * ceil_div(h.nb, W) < 4ll * dev.sms) W = round4(W / 2);
-    }
-    p_ = ceil_div(h.nb, W);
-    W_ = round4(ceil_div(h.nb, p_));
-    p_ = ceil_div(h.nb, W_);
-    smem_ = bytes(h, W_);
-    const int tiles = (tile_pad4(std::max(h.max_m, 1)) / 4) * (W_ / 4);
+    this->blocks(block_columns(h.nb, h.batch, 4, [&](int W) { return bytes(h, W); }, dev, "SPB_SPMM_TILE"));
+    const int tiles = (tile_pad4(std::max(h.max_m, 1)) / 4) * (this->W_ / 4);
     threads_ = std::min(256, std::max(32, (tiles + 31) / 32 * 32));
-    with_layout(h.layout, [&](auto L) { allow_smem(tile_kernel<T, decltype(L)::value>, smem_); });
-    this->info_n["block_cols"] = W_;
-    this->info_n["col_blocks"] = p_;
-    this->info_n["smem_bytes"] = double(smem_);
+    with_layout(h.layout, [&](auto L) { allow_smem(tile_kernel<T, decltype(L)::value>, this->smem_); });
     this->info_n["block"] = threads_;
   }
-  int W_ = 4, p_ = 1, threads_ = 256;
-  size_t smem_ = 0;
+  int threads_ = 256;
 };
 
 // The planner: which of our kernels a batch should use, from its statistics (layout, density of the
