@@ -21,6 +21,7 @@ export interface SpmmRequest {
   samples: number;
   repeat?: number; // separate native process runs on the same inputs (default 1), see src/bench/repeat.ts
   backend: BackendChoice;
+  explain?: boolean; // print the planner's rule and its choice for `auto` (CUDA backend)
 }
 
 export interface SpgemmRequest {

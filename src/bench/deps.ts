@@ -16,7 +16,9 @@ export interface BenchDeps {
   ensureExecutable(target: NativeTarget, opts: { rebuild?: boolean; log?: (s: string) => void }): Promise<string>;
   runNative(exePath: string, args: string[], opts: { onLine?: (l: NativeLine) => void }): Promise<NativeLine[]>;
   parseRange(text: string, what: string): Range;
-  generateBatch(opts: { batch: number; dim: Range; nnzRow: Range; seed: number }): CsrMatrix[];
+  generateBatch(opts: { batch: number; dim: Range; nnzRow: Range; seed: number; onProgress?: (done: number, total: number) => void }): CsrMatrix[];
+  /** the first GPU's memory in bytes, or null where no GPU is known (optional: tests omit it) */
+  deviceMemory?(): Promise<number | null>;
   /** checks a generator spec; throws a UserError naming what is wrong */
   parseGenSpec(text: string): unknown;
   generateMatrix(specText: string, seed: number): CsrMatrix;
@@ -41,5 +43,6 @@ export async function realDeps(): Promise<BenchDeps> {
     loadMatrix: (p) => load.loadMatrix(p),
     loadBatch: (p) => load.loadBatch(p),
     writeSpb: binary.writeSpb,
+    deviceMemory: async () => (await native.probeDevices())?.devices[0]?.global_mem_bytes ?? null,
   };
 }
