@@ -13,7 +13,9 @@ export type NativeTarget = 'cpu' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
 export interface BenchDeps {
   chooseBackend(requested: 'auto' | 'cpu' | 'cuda', op: 'spmm' | 'spgemm'): Promise<{ backend: 'cpu' | 'cuda'; reason: string }>;
   ensureExecutable(target: NativeTarget, opts: { rebuild?: boolean; log?: (s: string) => void }): Promise<string>;
-  runNative(exePath: string, args: string[], opts: { onLine?: (l: NativeLine) => void }): Promise<NativeLine[]>;
+  runNative(exePath: string, args: string[], opts: { onLine?: (l: NativeLine) => void; timeoutMs?: number }): Promise<NativeLine[]>;
+  /** builds a --kernel plugin (src/plugins/build.ts when absent); returns its runner executable */
+  buildPlugin?(file: string, manifest: import('../plugins/manifest.js').PluginManifest, log: (s: string) => void): Promise<string>;
   parseRange(text: string, what: string): Range;
   generateBatch(opts: { batch: number; dim: Range; nnzRow: Range; seed: number }): CsrMatrix[];
   /** checks a generator spec; throws a UserError naming what is wrong */

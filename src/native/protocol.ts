@@ -65,7 +65,7 @@ export const ResultLine = z.object({
   type: z.literal('result'),
   op: z.enum(['spmm', 'spgemm']),
   method: z.string().min(1),
-  family: z.enum(['ours', 'paper', 'peer', 'reference']),
+  family: z.enum(['ours', 'paper', 'peer', 'reference', 'user']), // user: a --kernel plugin (docs/plugins.md)
   // Case parameters the native side ran with (nb, precision, mode, layout, batch, ...).
   params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   status: ResultStatus,

@@ -6,7 +6,7 @@ export const RESULT_SCHEMA = 'spbench-results/1';
 
 export const MethodResult = z.object({
   method: z.string(),
-  family: z.enum(['ours', 'paper', 'peer', 'reference']),
+  family: z.enum(['ours', 'paper', 'peer', 'reference', 'user']),
   status: ResultStatus,
   reason: z.string().optional(),
   timed_region: z.string(),
