@@ -322,3 +322,9 @@ test('CLI: spmm --kernel on the CPU backend lists the plugin as not applicable; 
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--kernel .*bad\.cu:\d+: the manifest is not valid JSON/);
 });
+
+test('docs/plugins.md: the first plugin a new user writes is examples/plugins/naive_spmm.cu word for word (so CI compiles it)', () => {
+  const doc = readFileSync(join(ROOT, 'docs/plugins.md'), 'utf8');
+  const snippet = /```cpp\n([\s\S]*?)```/.exec(doc)?.[1];
+  assert.equal(snippet, readFileSync(join(ROOT, 'examples/plugins/naive_spmm.cu'), 'utf8'));
+});

@@ -153,9 +153,9 @@ struct SpmmProblem {
   Allocator workspace;  // counted in the method's peak memory
   const cudaDeviceProp* device;
 
-  template <typename T> const T* values_as() const { return static_cast<const T*>(values); }
-  template <typename T> const T* b_as() const { return static_cast<const T*>(B); }
-  template <typename T> T* c_as() const { return static_cast<T*>(C); }
+  template <typename T> __host__ __device__ const T* values_as() const { return static_cast<const T*>(values); }
+  template <typename T> __host__ __device__ const T* b_as() const { return static_cast<const T*>(B); }
+  template <typename T> __host__ __device__ T* c_as() const { return static_cast<T*>(C); }
 };
 
 // setup (optional, not timed): once per case after the inputs are on the device; may allocate
@@ -186,8 +186,8 @@ struct SpgemmProblem {
   Allocator alloc;
   const cudaDeviceProp* device;
 
-  template <typename T> const T* a_values_as() const { return static_cast<const T*>(a_values); }
-  template <typename T> const T* b_values_as() const { return static_cast<const T*>(b_values); }
+  template <typename T> __host__ __device__ const T* a_values_as() const { return static_cast<const T*>(a_values); }
+  template <typename T> __host__ __device__ const T* b_values_as() const { return static_cast<const T*>(b_values); }
 };
 
 struct SpgemmOutput {
