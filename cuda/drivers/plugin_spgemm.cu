@@ -25,10 +25,12 @@
 #include "../common/json.hpp"
 #include "../common/reference.hpp"
 #include "../common/spgemm_check.hpp"
+#include "../common/plugin_runner.cuh"
 #include "../spgemm/alloc.cuh"
 
 namespace {
 using namespace spb;
+using namespace spb::plugin;
 
 struct Options {
   std::string a_path, b_path, precision = "f32", name;
@@ -37,25 +39,6 @@ struct Options {
   ReferenceSpec reference;
 };
 
-bool sticky(cudaError_t e) {
-  return e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure || e == cudaErrorIllegalInstruction || e == cudaErrorMisalignedAddress ||
-         e == cudaErrorAssert || e == cudaErrorHardwareStackError || e == cudaErrorInvalidAddressSpace || e == cudaErrorInvalidPc ||
-         e == cudaErrorLaunchTimeout;
-}
-
-struct PluginStatus { spbench::Status status; std::string message; };
-void check_result(const spbench::Result& r, const char* what) {
-  if (r.status == spbench::Status::Ok) return;
-  std::string m = r.message[0] ? r.message : "(no message)";
-  throw PluginStatus{r.status, r.status == spbench::Status::NotApplicable ? m : std::string(what) + ": " + m};
-}
-
-struct Counting { spgemm::TrackingAllocator* al; std::string last_error; };
-void* counting_alloc(void* ctx, size_t bytes) {
-  Counting* c = static_cast<Counting*>(ctx);
-  try { return c->al->raw(bytes); } catch (const std::exception& e) { c->last_error = e.what(); return nullptr; }
-}
-void counting_free(void* ctx, void* p) { static_cast<Counting*>(ctx)->al->free(p); }
 
 std::string base_name(const std::string& p) { size_t s = p.find_last_of('/'); return s == std::string::npos ? p : p.substr(s + 1); }
 
@@ -117,7 +100,7 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
   p.a_row_ptr = dA.rp; p.a_col_idx = dA.ci; p.a_values = dA.v;
   p.b_row_ptr = dB.rp; p.b_col_idx = dB.ci; p.b_values = dB.v;
   p.stream = s;
-  p.alloc = spbench::Allocator{&counting, counting_alloc, counting_free};
+  p.alloc = counting.allocator();
   p.device = &prop;
 
   cudaEvent_t e0, e1, em;
@@ -134,7 +117,7 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
   auto once = [&](bool timed) {
     spbench::SpgemmOutput c{};
     if (timed) CUDA_CHECK(cudaEventRecord(e0, s));
-    c.c_row_ptr = static_cast<int*>(counting_alloc(&counting, sizeof(int) * (size_t(A.rows) + 1)));
+    c.c_row_ptr = static_cast<int*>(Counting::alloc_fn(&counting, sizeof(int) * (size_t(A.rows) + 1)));
     if (!c.c_row_ptr) throw PluginStatus{spbench::Status::Error, "allocating C's row pointer failed: " + counting.last_error};
     if (plug.setup) { check_result(plug.setup(p, &state), "setup"); have_state = true; }
     if (timed) CUDA_CHECK(cudaEventRecord(em, s));
@@ -236,17 +219,15 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
 
 int main(int argc, char** argv) {
   using namespace spb;
-  if (spbench_plugin_api_version() != SPBENCH_PLUGIN_API_VERSION) {
-    std::fprintf(stderr, "spbench-plugin-spgemm: the plugin was built against plugin API %d, this runner is %d\n", spbench_plugin_api_version(), SPBENCH_PLUGIN_API_VERSION);
+  if (const std::string bad = plugin::api_mismatch(); !bad.empty()) {
+    std::fprintf(stderr, "spbench-plugin-spgemm: %s\n", bad.c_str());
     return 2;
   }
   Options opt;
   try {
     Args args(argc, argv);
     if (args.command() == "manifest") {
-      Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", argv[0]).raw("devices", "[]").emit();
-      emit_log("info", spbench_plugin_manifest());
-      emit_done();
+      plugin::emit_manifest(argv[0]);
       return 0;
     }
     if (args.command() != "spgemm") throw std::invalid_argument("usage: spbench-plugin-spgemm spgemm --a A.spb [--b B.spb] --precision f32|f64 --name NAME --warmup N --samples N [--breakdown] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]");

@@ -22,10 +22,12 @@
 #include "../common/reference.hpp"
 #include "../common/spmm_batch.hpp"
 #include "../common/timing.cuh"
+#include "../common/plugin_runner.cuh"
 #include "../spgemm/alloc.cuh"
 
 namespace {
 using namespace spb;
+using namespace spb::plugin;
 
 struct Options {
   std::string input, precision = "f32", mode = "kernel", layout = "row";
@@ -35,31 +37,6 @@ struct Options {
   uint64_t seed = 1;
 };
 
-// A CUDA error that leaves the context unusable (illegal address, trap, ...): nothing after it can run.
-bool sticky(cudaError_t e) {
-  return e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure || e == cudaErrorIllegalInstruction || e == cudaErrorMisalignedAddress ||
-         e == cudaErrorAssert || e == cudaErrorHardwareStackError || e == cudaErrorInvalidAddressSpace || e == cudaErrorInvalidPc ||
-         e == cudaErrorLaunchTimeout;
-}
-
-// Thrown when the plugin's Result says not applicable / error.
-struct PluginStatus { spbench::Status status; std::string message; };
-
-void check_result(const spbench::Result& r, const char* what) {
-  if (r.status == spbench::Status::Ok) return;
-  std::string m = r.message[0] ? r.message : "(no message)";
-  throw PluginStatus{r.status, r.status == spbench::Status::NotApplicable ? m : std::string(what) + ": " + m};
-}
-
-struct Counting {
-  spgemm::TrackingAllocator* al;
-  std::string last_error;
-};
-void* counting_alloc(void* ctx, size_t bytes) {
-  Counting* c = static_cast<Counting*>(ctx);
-  try { return c->al->raw(bytes); } catch (const std::exception& e) { c->last_error = e.what(); return nullptr; }
-}
-void counting_free(void* ctx, void* p) { static_cast<Counting*>(ctx)->al->free(p); }
 
 template <typename T> struct DevBuf {
   T* p = nullptr; size_t n = 0;
@@ -146,7 +123,7 @@ void run_one(const spbench::SpmmPlugin& plug, const std::string& name, spbench::
     p.row_ptr = coo ? nullptr : d_rp.p; p.coo_row = coo ? d_r.p : nullptr; p.col_idx = d_c.p;
     p.values = d_v.p; p.B = d_B.p; p.C = d_C.p;
     p.stream = s;
-    p.workspace = spbench::Allocator{&counting, counting_alloc, counting_free};
+    p.workspace = counting.allocator();
     p.device = &prop;
 
     al.begin();
@@ -291,8 +268,8 @@ Options parse(const Args& a) {
 
 int main(int argc, char** argv) {
   using namespace spb;
-  if (spbench_plugin_api_version() != SPBENCH_PLUGIN_API_VERSION) {
-    std::fprintf(stderr, "spbench-plugin-spmm: the plugin was built against plugin API %d, this runner is %d\n", spbench_plugin_api_version(), SPBENCH_PLUGIN_API_VERSION);
+  if (const std::string bad = plugin::api_mismatch(); !bad.empty()) {
+    std::fprintf(stderr, "spbench-plugin-spmm: %s\n", bad.c_str());
     return 2;
   }
   Options o;
@@ -300,9 +277,7 @@ int main(int argc, char** argv) {
   try {
     Args a(argc, argv);
     if (a.command() == "manifest") {
-      Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", argv[0]).raw("devices", "[]").emit();
-      emit_log("info", spbench_plugin_manifest());
-      emit_done();
+      plugin::emit_manifest(argv[0]);
       return 0;
     }
     if (a.command() != "spmm") throw std::invalid_argument("expected the command 'spmm' or 'manifest', got '" + a.command() + "'");
