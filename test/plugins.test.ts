@@ -328,3 +328,12 @@ test('docs/plugins.md: the first plugin a new user writes is examples/plugins/na
   const snippet = /```cpp\n([\s\S]*?)```/.exec(doc)?.[1];
   assert.equal(snippet, readFileSync(join(ROOT, 'examples/plugins/naive_spmm.cu'), 'utf8'));
 });
+
+test('suites: a case\'s kernel paths are relative to the suite file, like its matrices', async () => {
+  const { parseSuite } = await import('../src/suite/load.js');
+  const dir = tempDir('plugin-suite');
+  const k = writePlugin(dir, 'k.cu');
+  const suite = parseSuite({ name: 's', cases: [{ name: 'c', op: 'spmm', kernel: 'k.cu', nb: 16 }] }, join(dir, 'suite.json'));
+  assert.deepEqual((suite.cases[0] as { kernels?: string[] }).kernels, [k]);
+  assert.throws(() => parseSuite({ name: 's', cases: [{ name: 'c', op: 'spmm', kernel: 'gone.cu' }] }, join(dir, 'suite.json')), /cases\[0\]\.kernel.*--kernel: file '.*gone\.cu' does not exist/);
+});
