@@ -69,7 +69,7 @@ export interface Expected {
 const key = (method: string, nb: unknown) => `${method}\u0000${String(nb ?? '')}`;
 
 function sanitizerHint(exe: string, args: string[]): string {
-  return `run it under compute-sanitizer to find the faulting access: compute-sanitizer ${exe} ${args.join(' ')}`;
+  return `run it under compute-sanitizer to find the faulting access: compute-sanitizer ${exe} ${args.join(' ')} (the .spb input was temporary: write it again with spbench gen or convert and pass that file)`;
 }
 
 /** The first line of an error message (runNative appends the child's stderr after it). */
