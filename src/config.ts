@@ -72,3 +72,9 @@ export function inCi(env: Env = process.env): boolean {
 export function githubStepSummary(env: Env = process.env): string | undefined {
   return env.GITHUB_STEP_SUMMARY || undefined;
 }
+
+/** $SPBENCH_KERNEL_TIMEOUT: seconds a user kernel's (plugin's) process may run per case before it is stopped (default 600). */
+export function kernelTimeoutMs(env: Env = process.env): number {
+  const s = Number(env.SPBENCH_KERNEL_TIMEOUT);
+  return Number.isFinite(s) && s > 0 ? s * 1000 : 600_000;
+}

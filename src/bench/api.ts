@@ -20,6 +20,7 @@ export interface SpmmRequest {
   warmup: number;
   samples: number;
   repeat?: number; // separate native process runs on the same inputs (default 1), see src/bench/repeat.ts
+  kernels?: string[]; // --kernel: user plugins (.cu), run as family "user" beside the built-in methods (docs/plugins.md)
   backend: BackendChoice;
   explain?: boolean; // print the planner's rule and its choice for `auto` (CUDA backend)
 }
@@ -38,6 +39,7 @@ export interface SpgemmRequest {
   explain: boolean;
   verify: VerifyMode;
   repeat?: number; // separate native process runs on the same inputs (default 1)
+  kernels?: string[]; // --kernel: user plugins (.cu), docs/plugins.md
   backend: BackendChoice;
 }
 

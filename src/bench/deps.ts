@@ -14,7 +14,9 @@ export type NativeTarget = 'cpu' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
 export interface BenchDeps {
   chooseBackend(requested: BackendChoice, op: Op): Promise<{ backend: Backend; reason: string }>;
   ensureExecutable(target: NativeTarget, opts: { rebuild?: boolean; log?: (s: string) => void }): Promise<string>;
-  runNative(exePath: string, args: string[], opts: { onLine?: (l: NativeLine) => void }): Promise<NativeLine[]>;
+  runNative(exePath: string, args: string[], opts: { onLine?: (l: NativeLine) => void; timeoutMs?: number }): Promise<NativeLine[]>;
+  /** builds a --kernel plugin (src/plugins/build.ts when absent); returns its runner executable */
+  buildPlugin?(file: string, manifest: import('../plugins/manifest.js').PluginManifest, log: (s: string) => void): Promise<string>;
   parseRange(text: string, what: string): Range;
   generateBatch(opts: { batch: number; dim: Range; nnzRow: Range; seed: number; onProgress?: (done: number, total: number) => void }): CsrMatrix[];
   /** the first GPU's memory in bytes, or null where no GPU is known (optional: tests omit it) */

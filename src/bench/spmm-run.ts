@@ -14,6 +14,7 @@ import { invokeRepeated, type RepeatedLine } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { checkSpmmFits, countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
 import { toMethodResult } from './figures.js';
+import { prepareUserKernels, spmmUserResults } from '../plugins/bench.js';
 
 /** Timing on a GPU needs enough samples for a median and a significance test in compare. */
 export const GPU_MIN_SAMPLES = 20;
@@ -59,6 +60,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
   const deviceMem = chosen.backend === 'cuda' ? ((await d.deviceMemory?.()) ?? null) : null;
   for (const run of runs) checkSpmmFits(run, { total: totalmem(), free: freemem() }, deviceMem);
   const exe = await d.ensureExecutable(chosen.backend === 'cpu' ? 'cpu' : 'spmm-cuda', { log: (s) => sink.log(s) });
+  const plugins = await prepareUserKernels(req.kernels, 'spmm', chosen.backend, d, (s) => sink.log(s));
   const progress = new ProgressTracker(countCases(runs), sink);
   let env: ResultFile['env'] = null;
   const cases: CaseResult[] = [];
@@ -94,8 +96,10 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
       ];
       const out = await invokeRepeated(d, exe, args, 'spmm', sink, progress, label, req.repeat);
       env ??= out.env;
+      const ctx = { backend: chosen.backend, backendReason: chosen.reason, args, precision: run.precision, layout: run.layout, mode: run.mode, mats, repeat: req.repeat ?? 1 };
+      const user = await spmmUserResults(plugins, ctx, out.results, d);
       const extra: CaseResult['params'] = run.source.kind === 'files' ? { batch: mats.length } : {};
-      for (const c of groupSpmmResults(run, out.results, describeMatrices(mats), extra)) {
+      for (const c of groupSpmmResults(run, [...out.results, ...user], describeMatrices(mats), extra)) {
         cases.push(c);
         sink.caseDone(c);
       }
