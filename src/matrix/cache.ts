@@ -27,11 +27,13 @@ export function matrixCacheDir(): string {
 }
 
 /** Cache file name: a per-path prefix (to find stale entries) and the content key. */
-export async function cacheEntryName(path: string): Promise<{ prefix: string; name: string }> {
+export async function cacheEntryName(path: string, member?: string): Promise<{ prefix: string; name: string }> {
   const abs = resolve(path);
   const st = await stat(abs);
   const h = createHash('sha256');
   h.update(`spbench-mtx-cache/1\0${abs}\0${st.size}\0${st.mtimeMs}\0`);
+  // a compressed file or an archive: the key also names the member read (empty: the main one)
+  if (member !== undefined) h.update(`member\0${member}\0`);
   const fh = await open(abs, 'r');
   try {
     const head = Buffer.alloc(Math.min(SAMPLE, st.size));
@@ -46,7 +48,7 @@ export async function cacheEntryName(path: string): Promise<{ prefix: string; na
   } finally {
     await fh.close();
   }
-  const prefix = createHash('sha256').update(abs).digest('hex').slice(0, 16);
+  const prefix = createHash('sha256').update(member === undefined ? abs : `${abs}\0${member}`).digest('hex').slice(0, 16);
   return { prefix, name: `${prefix}-${h.digest('hex').slice(0, 32)}.spb` };
 }
 
@@ -57,17 +59,30 @@ export interface CachedReadResult {
 
 /** Reads a .mtx through the cache; cache trouble (unwritable, corrupt) falls back to parsing. */
 export async function readMtxCached(path: string, opts: ReadMtxOptions & { log?: (s: string) => void } = {}): Promise<CachedReadResult> {
+  return readCached(path, undefined, async () => (await readMtx(path, opts)).matrix, opts);
+}
+
+/**
+ * Reads through the cache with any parser: `member` is undefined for a plain .mtx, '' for the main
+ * matrix of a compressed file or archive, else the member asked for.
+ */
+export async function readCached(
+  path: string,
+  member: string | undefined,
+  parse: () => Promise<CsrMatrix>,
+  opts: { log?: (s: string) => void } = {},
+): Promise<CachedReadResult> {
   const dir = matrixCacheDir();
   let entry: { prefix: string; name: string } | undefined;
   try {
-    entry = await cacheEntryName(path);
+    entry = await cacheEntryName(path, member);
     const cached = join(dir, entry.name);
     const { matrices } = await readSpb(cached);
     if (matrices.length === 1) return { matrix: matrices[0], fromCache: true };
   } catch {
     // missing or unreadable cache entry (or missing input, which readMtx reports properly)
   }
-  const { matrix } = await readMtx(path, opts);
+  const matrix = await parse();
   if (entry) {
     try {
       await mkdir(dir, { recursive: true });

@@ -1,7 +1,7 @@
 // `spbench spgemm`: sparse × sparse (C = A·A or A·B), every method verified and timed
 // (core: src/bench/spgemm-run.ts).
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
+import { matrixRefExists } from '../../matrix/matrix-ref.js';
 import type { SpgemmRequest } from '../../bench/api.js';
 import { addCommonOptions, parseCommon, type CommonBenchOptions } from '../bench-options.js';
 import { UserError } from '../../util/errors.js';
@@ -14,7 +14,7 @@ export interface SpgemmOptions extends CommonBenchOptions {
 }
 
 function checkFile(path: string, what: string): void {
-  if (!existsSync(path)) throw new UserError(`${what}: file '${path}' does not exist`);
+  if (!matrixRefExists(path)) throw new UserError(`${what}: file '${path}' does not exist`);
 }
 
 /** Validates every option (UserError naming the option and value) and builds the request. */

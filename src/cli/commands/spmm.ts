@@ -1,6 +1,6 @@
 // `spbench spmm`: batched SpMM of every method, verified and timed (core: src/bench/spmm-run.ts).
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
+import { matrixRefExists } from '../../matrix/matrix-ref.js';
 import type { SpmmRequest } from '../../bench/api.js';
 import type { Range } from '../../bench/deps.js';
 import { listOf, oneOf, positiveIntList, rangeList } from '../../bench/options.js';
@@ -22,7 +22,7 @@ export function spmmRequest(o: SpmmOptions, explicit: (name: string) => boolean,
   if (o.matrices?.length) {
     const clash = ['batch', 'dim', 'nnzRow'].filter(explicit).map((n) => (n === 'nnzRow' ? '--nnz-row' : `--${n}`));
     if (clash.length) throw new UserError(`--matrices: cannot be combined with ${clash.join(', ')} (the files are the batch)`);
-    const missing = o.matrices.find((p) => !existsSync(p));
+    const missing = o.matrices.find((p) => !matrixRefExists(p));
     if (missing !== undefined) throw new UserError(`--matrices: '${missing}' does not exist`);
   }
   return {
