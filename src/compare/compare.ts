@@ -213,6 +213,12 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
   const { erf } = (await import('mathjs')) as unknown as { erf: Erf };
   const baseCases = byId(base.cases, names.base);
   const newCases = byId(next.cases, names.new);
+  if (![...baseCases.keys()].some((id) => newCases.has(id))) {
+    // renamed cases or the wrong file: a CI job must not pass with nothing compared
+    throw new UserError(
+      `nothing to compare: ${names.base} has ${baseCases.size} case${baseCases.size === 1 ? '' : 's'}, ${names.new} has ${newCases.size}, and no case id is in both (compare pairs cases by id)`,
+    );
+  }
   const pairs: PairResult[] = [];
   const ids = [...baseCases.keys(), ...[...newCases.keys()].filter((id) => !baseCases.has(id))];
   const drift: CaseDrift[] = [];
