@@ -59,7 +59,11 @@ export interface CachedReadResult {
 
 /** Reads a .mtx through the cache; cache trouble (unwritable, corrupt) falls back to parsing. */
 export async function readMtxCached(path: string, opts: ReadMtxOptions & { log?: (s: string) => void } = {}): Promise<CachedReadResult> {
-  return readCached(path, undefined, async () => (await readMtx(path, opts)).matrix, opts);
+  // the native parser may write the cache entry itself (storedAt): then it is not written twice
+  return readCached(path, undefined, async (target) => {
+    const r = await readMtx(path, { ...opts, nativeOutput: target });
+    return r.storedAt !== undefined && r.storedAt === target ? { matrix: r.matrix, stored: true } : r.matrix;
+  }, opts);
 }
 
 /**
@@ -69,7 +73,7 @@ export async function readMtxCached(path: string, opts: ReadMtxOptions & { log?:
 export async function readCached(
   path: string,
   member: string | undefined,
-  parse: () => Promise<CsrMatrix>,
+  parse: (target?: string) => Promise<CsrMatrix | { matrix: CsrMatrix; stored: true }>,
   opts: { log?: (s: string) => void } = {},
 ): Promise<CachedReadResult> {
   const dir = matrixCacheDir();
@@ -82,8 +86,11 @@ export async function readCached(
   } catch {
     // missing or unreadable cache entry (or missing input, which readMtx reports properly)
   }
-  const matrix = await parse();
-  if (entry) {
+  if (entry) await mkdir(dir, { recursive: true }).catch(() => undefined);
+  const parsed = await parse(entry ? join(dir, entry.name) : undefined);
+  const matrix = 'stored' in parsed ? parsed.matrix : parsed;
+  if (entry && 'stored' in parsed) await removeStale(dir, entry).catch(() => undefined);
+  else if (entry) {
     try {
       await mkdir(dir, { recursive: true });
       const nnz = matrix.rowPtr[matrix.rows];
