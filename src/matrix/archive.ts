@@ -205,8 +205,8 @@ export async function readArchiveMtx(ref: MatrixRef): Promise<MtxResult & { memb
 }
 
 /** Every file member with its size (the main matrix first); .mtx members with their banner and size line. */
-export async function listArchive(file: string): Promise<{ members: ArchiveMember[]; main?: string }> {
-  const kind = packedKind(file);
+export async function listArchive(file: string, as?: PackedKind): Promise<{ members: ArchiveMember[]; main?: string }> {
+  const kind = as ?? packedKind(file);
   if (kind !== 'tar' && kind !== 'tar-gz') throw new UserError(`${file}: not a .tar, .tar.gz or .tgz archive`);
   const heads = new Map<string, Buffer[]>();
   let current: Buffer[] = [];
@@ -242,6 +242,7 @@ export async function listArchive(file: string): Promise<{ members: ArchiveMembe
   const main = mainMember(file, members.map((m) => m.path));
   const rank = (m: ArchiveMember) => (m.path === main ? 0 : isMtx(m.path) ? 1 : 2);
   return { members: members.map((m, i) => ({ m, i })).sort((a, b) => rank(a.m) - rank(b.m) || a.i - b.i).map(({ m }) => m), main };
+  // `as`: the kind for a file whose name does not say it (a download in progress, NAME.tar.gz.part)
 }
 
 /** Banner and size line from the first bytes of a Matrix Market file (the one grammar: MtxParser). */

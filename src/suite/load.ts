@@ -4,6 +4,7 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { readJsonFile } from '../report/load-results.js';
 import { describeIssues } from '../report/issues.js';
+import { expandSetRef } from '../matrix/sets.js';
 import { UserError } from '../util/errors.js';
 import { SpgemmCase, SpmmCase, Suite, SuiteDefaults } from './schema.js';
 
@@ -22,8 +23,11 @@ function withDefaults(rawCase: unknown, defaults: Record<string, unknown>): unkn
   return { ...picked, ...rawCase };
 }
 
-/** Validates a parsed suite; `file` names it in errors and anchors relative matrix paths. */
-export function parseSuite(obj: unknown, file: string): Suite {
+/**
+ * Validates a parsed suite; `file` names it in errors and anchors relative matrix paths. Entries
+ * "set:NAME" in matrices/inputs become the set's fetched archives (sets.ts); `log` says what is missing.
+ */
+export function parseSuite(obj: unknown, file: string, log: (s: string) => void = (s) => process.stderr.write(`spbench: ${s}\n`)): Suite {
   if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new UserError(`${file}: (top level): expected an object with "name" and "cases"`);
   const raw = obj as Record<string, unknown>;
   if (raw.defaults !== undefined) {
@@ -36,10 +40,11 @@ export function parseSuite(obj: unknown, file: string): Suite {
   if (!r.success) throw new UserError(`invalid suite ${describeIssues(file, r.error.issues)}`);
   const base = dirname(file);
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  const paths = (list: string[]) => list.flatMap((p) => (p.startsWith('set:') ? expandSetRef(p, log) : [abs(p)]));
   for (const c of r.data.cases) {
-    if (c.op === 'spmm' && c.matrices) c.matrices = c.matrices.map(abs);
+    if (c.op === 'spmm' && c.matrices) c.matrices = paths(c.matrices);
     if (c.op === 'spgemm') {
-      if (c.inputs) c.inputs = c.inputs.map(abs);
+      if (c.inputs) c.inputs = paths(c.inputs);
       if (c.b) c.b = abs(c.b);
     }
   }
