@@ -1,13 +1,16 @@
 #!/usr/bin/env node
-// Matrix Market parse benchmark: our streaming reader (dist/src/matrix/mtx-read.js) against
-// scipy.io.mmread on the same ~240 MB real general coordinate file.
-// The file is generated deterministically (xorshift, fixed seed) and kept under os.tmpdir().
-// Usage: npm run build && npm run bench:parse -- [--runs 3] [--values short|full] [--mb 240] [--python python3]
-//   --values short: values with 1-8 significant digits (typical hand-written / %g files)
-//   --values full:  shortest round-trip repr of random doubles (16-17 digits, as mmwrite writes)
+// Matrix Market parse benchmark: our reader (dist/src/matrix/mtx-read.js: the native fast path of
+// spbench-cpu when available, the TypeScript worker-thread and serial readers) and the whole
+// `spbench convert --no-cache big.mtx big.spb` command against scipy.io.mmread on the same ~240 MB
+// real general coordinate files, one with short values and one with full-precision values.
+// The files are generated deterministically (xorshift, fixed seed) and kept under os.tmpdir().
+// Runs are interleaved (ours, scipy, ours, …) so that a busy machine hurts both sides alike.
+// Usage: npm run build && npm run bench:parse -- [--runs 3] [--values short,full] [--mb 240] [--python python3]
+//   short: values with 1-8 significant digits (typical hand-written / %g files)
+//   full:  shortest round-trip repr of random doubles (16-17 digits, as scipy.io.mmwrite writes them)
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, writeSync, closeSync, renameSync, statSync } from 'node:fs';
-import { tmpdir, cpus } from 'node:os';
+import { existsSync, mkdirSync, openSync, writeSync, closeSync, renameSync, statSync, rmSync } from 'node:fs';
+import { tmpdir, cpus, loadavg } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -18,7 +21,7 @@ const opt = (name, dflt) => {
   return i >= 0 ? args[i + 1] : dflt;
 };
 const runs = Number(opt('runs', '3'));
-const valueKind = opt('values', 'short');
+const valueKinds = opt('values', 'short,full').split(',');
 const targetMb = Number(opt('mb', '240'));
 const python = opt('python', process.env.PYTHON ?? 'python3');
 
@@ -29,6 +32,8 @@ if (!existsSync(readerPath)) {
   process.exit(2);
 }
 const { readMtx } = await import(readerPath);
+const { ensureExecutable } = await import(join(root, 'dist/src/native/build.js'));
+await ensureExecutable('cpu', { log: (s) => console.log(s) }); // build outside the timed runs
 
 function makeRng(seed) {
   let x = seed >>> 0 || 0x9e3779b9; // xorshift32: plenty for synthetic data
@@ -42,7 +47,7 @@ function makeRng(seed) {
   };
 }
 
-function formatValue(rnd) {
+function formatValue(rnd, valueKind) {
   const u = rnd() * 2 - 1;
   if (valueKind === 'full') return String(u * 10 ** Math.floor(rnd() * 6 - 3));
   const digits = 1 + Math.floor(rnd() * 8);
@@ -52,7 +57,7 @@ function formatValue(rnd) {
 }
 
 /** Column-major sorted entries (as MATLAB / SuiteSparse write them), ~targetMb megabytes. */
-function generate(path) {
+function generate(path, valueKind) {
   const n = 2_000_000;
   const rnd = makeRng(20261122);
   const tmp = `${path}.${process.pid}.tmp`;
@@ -72,7 +77,7 @@ function generate(path) {
     for (let t = 0; t < k; t++) rowsSeen.add(1 + Math.floor(rnd() * n));
     const rs = [...rowsSeen].sort((a, b) => a - b);
     for (const i of rs) {
-      const line = `${i} ${j} ${formatValue(rnd)}\n`;
+      const line = `${i} ${j} ${formatValue(rnd, valueKind)}\n`;
       lines.push(line);
       bytes += line.length;
       nnz++;
@@ -98,22 +103,24 @@ function generate(path) {
 
 const dir = join(tmpdir(), 'spbench-bench');
 mkdirSync(dir, { recursive: true });
-const file = join(dir, `bench-${valueKind}-${targetMb}mb-v1.mtx`);
-if (!existsSync(file)) {
-  process.stdout.write(`generating ${file} ...\n`);
-  generate(file);
-}
-const size = statSync(file).size;
-const mb = size / 1e6;
 
-async function timeOurs(threads) {
+async function timeOurs(file, opts) {
   const t0 = performance.now();
-  const { matrix } = await readMtx(file, { threads });
-  const s = (performance.now() - t0) / 1000;
-  return { s, nnz: matrix.rowPtr[matrix.rows] };
+  const { matrix } = await readMtx(file, opts);
+  return { s: (performance.now() - t0) / 1000, nnz: matrix.rowPtr[matrix.rows] };
 }
 
-function timeScipy() {
+function timeConvert(file) {
+  const out = join(dir, 'convert-out.spb');
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [join(root, 'bin/spbench.js'), 'convert', '--no-cache', file, out], { encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const s = (performance.now() - t0) / 1000;
+  rmSync(out, { force: true });
+  if (r.status !== 0) throw new Error(`convert failed: ${r.stderr}`);
+  return { s };
+}
+
+function timeScipy(file) {
   const code = [
     'import sys, time, scipy, scipy.io',
     't = time.perf_counter()',
@@ -132,42 +139,51 @@ const summarize = (xs) => {
   return { best: sorted[0], median: sorted[Math.floor(sorted.length / 2)] };
 };
 
-console.log(`file: ${file} (${mb.toFixed(1)} MB, values: ${valueKind}); machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}; node ${process.version}`);
-await timeOurs(1); // warm the page cache
-// threads: 1 = serial reader; undefined = the default (worker threads on large files)
-const variants = [
-  { label: 'spbench readMtx (default)', threads: undefined, times: [] },
-  { label: 'spbench readMtx (serial) ', threads: 1, times: [] },
-];
-let nnzOurs = 0;
-for (let i = 0; i < runs; i++) {
-  for (const v of variants) {
-    const r = await timeOurs(v.threads);
-    v.times.push(r.s);
-    nnzOurs = r.nnz;
+console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? '?'}; node ${process.version}; runs ${runs}, interleaved; load average at start ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+for (const valueKind of valueKinds) {
+  const file = join(dir, `bench-${valueKind}-${targetMb}mb-v1.mtx`);
+  if (!existsSync(file)) {
+    process.stdout.write(`generating ${file} ...\n`);
+    generate(file, valueKind);
+  }
+  const mb = statSync(file).size / 1e6;
+  await timeOurs(file, { threads: 1, nativeMinBytes: Infinity }); // warm the page cache
+  // nativeMinBytes Infinity = the TypeScript readers only; threads 1 = the serial one
+  const variants = [
+    { label: 'spbench readMtx (default: native)', run: () => timeOurs(file, {}), times: [] },
+    { label: 'spbench readMtx (TS workers)     ', run: () => timeOurs(file, { nativeMinBytes: Infinity }), times: [] },
+    { label: 'spbench readMtx (TS serial)      ', run: () => timeOurs(file, { threads: 1, nativeMinBytes: Infinity }), times: [] },
+    { label: 'spbench convert --no-cache → .spb', run: async () => timeConvert(file), times: [] },
+  ];
+  const scipyTimes = [];
+  let scipyInfo = null;
+  let nnzOurs = 0;
+  for (let i = 0; i < runs; i++) {
+    for (const v of variants) {
+      const r = await v.run();
+      v.times.push(r.s);
+      if (r.nnz) nnzOurs = r.nnz;
+    }
+    const r = scipyInfo?.error ? scipyInfo : timeScipy(file);
+    if (r.error) scipyInfo = r;
+    else {
+      scipyTimes.push(r.s);
+      scipyInfo = r;
+    }
+  }
+  const line = (label, t, extra) =>
+    `${label}: best ${t.best.toFixed(3)} s  median ${t.median.toFixed(3)} s  -> ${(mb / t.best).toFixed(1)} MB/s best, ${(mb / t.median).toFixed(1)} MB/s median${extra ? `  (${extra})` : ''}`;
+  console.log(`\nfile: ${file} (${mb.toFixed(1)} MB, values: ${valueKind}, nnz ${nnzOurs})`);
+  for (const v of variants) console.log(line(v.label, summarize(v.times), ''));
+  if (scipyTimes.length) {
+    const s = summarize(scipyTimes);
+    console.log(line('scipy.io.mmread                  ', s, `scipy ${scipyInfo.version}, nnz ${scipyInfo.nnz}`));
+    for (const v of variants) {
+      const o = summarize(v.times);
+      console.log(`ratio ${v.label.trim()} vs scipy (speed, >1 = faster): ${(s.best / o.best).toFixed(2)} (best), ${(s.median / o.median).toFixed(2)} (median)`);
+    }
+  } else {
+    console.log(`scipy.io.mmread : not run (${scipyInfo?.error ?? 'python3 with scipy not found'})`);
   }
 }
-const scipyTimes = [];
-let scipyInfo = null;
-for (let i = 0; i < runs; i++) {
-  const r = timeScipy();
-  if (r.error) {
-    scipyInfo = r;
-    break;
-  }
-  scipyTimes.push(r.s);
-  scipyInfo = r;
-}
-const line = (label, t, extra) =>
-  `${label}: best ${t.best.toFixed(3)} s  median ${t.median.toFixed(3)} s  -> ${(mb / t.best).toFixed(1)} MB/s best, ${(mb / t.median).toFixed(1)} MB/s median  (${extra})`;
-for (const v of variants) console.log(line(v.label, summarize(v.times), `nnz ${nnzOurs}`));
-if (scipyTimes.length) {
-  const s = summarize(scipyTimes);
-  console.log(line('scipy.io.mmread          ', s, `scipy ${scipyInfo.version}, nnz ${scipyInfo.nnz}`));
-  for (const v of variants) {
-    const o = summarize(v.times);
-    console.log(`ratio ${v.label.trim()} / scipy: ${(s.best / o.best).toFixed(2)} (best), ${(s.median / o.median).toFixed(2)} (median)`);
-  }
-} else {
-  console.log(`scipy.io.mmread : not run (${scipyInfo?.error ?? 'python3 with scipy not found'})`);
-}
+console.log(`load average at end ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);

@@ -6,6 +6,7 @@
 #include <string>
 #include "../common/args.hpp"
 #include "../common/binfmt.hpp"
+#include "mtx_parse.hpp"
 #include "spgemm_cpu.hpp"
 #include "spmm_cpu.hpp"
 
@@ -18,7 +19,9 @@ const char* kUsage =
     "usage: spbench-cpu spmm --input BATCH.spb --nb 16,64 --precision f32|f64 --methods all|cpu-csr,cpu-coo\n"
     "                        [--mode kernel|e2e|graph] [--warmup N] [--samples N] [--layout row|col] [--seed S]\n"
     "       spbench-cpu spgemm --a A.spb [--b B.spb] --precision f32|f64 --methods all|cpu-gustavson\n"
-    "                        [--warmup N] [--samples N] [--breakdown] [--explain] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]\n";
+    "                        [--warmup N] [--samples N] [--breakdown] [--explain] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]\n"
+    "       spbench-cpu mtx2spb --input A.mtx --offset BYTES --rows R --cols C --entries E --field real|integer|pattern\n"
+    "                        --symmetry general|symmetric|skew-symmetric|hermitian --output A.spb\n";
 
 std::string one_of(const Args& a, const std::string& key, const std::string& def, const std::vector<std::string>& allowed) {
   std::string v = a.get(key, def);
@@ -63,9 +66,34 @@ void emit_env(const char* exe) {
       .emit();
 }
 
+// The fast Matrix Market path (mtx_parse.hpp): exit 0 with the .spb written, or kFallback.
+int mtx2spb(const Args& a) {
+  mtx::Job j;
+  j.input = a.need("input");
+  j.output = a.need("output");
+  j.offset = uint64_t(a.integer("offset", 0));
+  j.rows = a.integer("rows", 0);
+  j.cols = a.integer("cols", 0);
+  j.entries = a.integer("entries", 0);
+  const std::string field = one_of(a, "field", "real", {"real", "integer", "pattern"});
+  const std::string sym = one_of(a, "symmetry", "general", {"general", "symmetric", "skew-symmetric", "hermitian"});
+  j.pattern = field == "pattern";
+  j.integer = field == "integer";
+  j.mirror = sym == "general" ? 0 : sym == "skew-symmetric" ? -1 : 1;
+  if (j.rows < 0 || j.cols < 0 || j.rows > 0x7fffffffLL || j.cols > 0x7fffffffLL) throw BadInput("--rows/--cols out of range");
+  try {
+    mtx::mtx_to_spb(j);
+  } catch (const mtx::Fallback& e) {
+    std::fprintf(stderr, "spbench-cpu: mtx2spb: %s (the TypeScript reader takes over)\n", e.what());
+    return mtx::kFallback;
+  }
+  return 0;
+}
+
 // Parses and loads everything first (exit 2 on any problem), then prints env and runs.
 int run(int argc, char** argv) {
   Args a(argc, argv);
+  if (a.command() == "mtx2spb") return mtx2spb(a);
   if (a.command() == "spmm") {
     SpmmOptions o;
     const std::string input = a.need("input");

@@ -7,6 +7,7 @@
 // A field takes what either side gives: the command line's text ("16,32", a variadic list) or a
 // suite's JSON (16, [16, 32], "32:256"). Messages name the field by its option (--nb, --gen-b).
 import { existsSync } from 'node:fs';
+import { matrixRefExists } from '../matrix/matrix-ref.js';
 import { z } from 'zod';
 import { parseGenSpec } from '../matrix/generate/spec.js';
 import { parseRange } from '../matrix/generate/range.js';
@@ -139,7 +140,7 @@ export function checkSpmm(v: Parsed<typeof SPMM_FIELDS>, issue: Issue): void {
   if (!v.matrices?.length) return;
   const clash = (['batch', 'dim', 'nnzRow'] as const).filter((k) => v[k] !== undefined).map((k) => OPTION_NAME[k]);
   if (clash.length) return issue(`--matrices: cannot be combined with ${clash.join(', ')} (the files are the batch)`, ['matrices']);
-  const missing = v.matrices.find((p) => !existsSync(p));
+  const missing = v.matrices.find((p) => !matrixRefExists(p));
   if (missing !== undefined) issue(`--matrices: '${missing}' does not exist`, ['matrices']);
 }
 
@@ -148,11 +149,11 @@ export function checkSpgemm(v: Parsed<typeof SPGEMM_FIELDS>, issue: Issue): void
   const gen = v.gen ?? [];
   const inputs = v.inputs ?? [];
   if (inputs.length === 0 && gen.length === 0) return issue('spgemm: give at least one matrix file or --gen SPEC (e.g. --gen rmat:scale=16,ef=8)', ['gen']);
-  const missing = inputs.find((f) => !existsSync(f));
+  const missing = inputs.find((f) => !matrixRefExists(f));
   if (missing !== undefined) return issue(`spgemm: file '${missing}' does not exist`, ['inputs']);
   const twice = inputs.find((f, i) => inputs.findIndex((g) => resolvedPath(g) === resolvedPath(f)) !== i);
   if (twice !== undefined) return issue(`spgemm: file '${twice}' is given twice (each input is one case)`, ['inputs']);
-  if (v.b !== undefined && !existsSync(v.b)) return issue(`--b: file '${v.b}' does not exist`, ['b']);
+  if (v.b !== undefined && !matrixRefExists(v.b)) return issue(`--b: file '${v.b}' does not exist`, ['b']);
   if (v.gen_b !== undefined) {
     if (v.b !== undefined) return issue('--gen-b: cannot be combined with --b (give one second operand)', ['gen_b']);
     if (gen.length !== 1 || inputs.length !== 0) return issue(`--gen-b: needs exactly one --gen (the A of A·B) and no matrix files, got ${gen.length} --gen and ${inputs.length} file(s)`, ['gen_b']);

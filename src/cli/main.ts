@@ -13,6 +13,7 @@ import * as spgemm from './commands/spgemm.js';
 import * as run from './commands/run.js';
 import * as report from './commands/report.js';
 import * as compare from './commands/compare.js';
+import * as fetchCmd from './commands/fetch.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -22,7 +23,7 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
-  for (const mod of [spmm, spgemm, gen, convert, info, doctor, build, run, report, compare]) mod.register(program);
+  for (const mod of [spmm, spgemm, gen, convert, info, doctor, build, run, report, compare, fetchCmd]) mod.register(program);
   return program;
 }
 

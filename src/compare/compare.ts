@@ -211,6 +211,12 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
   if (warnings.length && o.strictEnv) throw new UserError(`${names.base} and ${names.new} come from different environments (--strict-env): ${warnings.join('; ')}`);
   const baseCases = byId(base.cases, names.base);
   const newCases = byId(next.cases, names.new);
+  if (![...baseCases.keys()].some((id) => newCases.has(id))) {
+    // renamed cases or the wrong file: a CI job must not pass with nothing compared
+    throw new UserError(
+      `nothing to compare: ${names.base} has ${baseCases.size} case${baseCases.size === 1 ? '' : 's'}, ${names.new} has ${newCases.size}, and no case id is in both (compare pairs cases by id)`,
+    );
+  }
   const pairs: PairResult[] = [];
   const ids = [...baseCases.keys(), ...[...newCases.keys()].filter((id) => !baseCases.has(id))];
   const drift: CaseDrift[] = [];

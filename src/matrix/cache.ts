@@ -21,11 +21,13 @@ export function matrixCacheDir(): string {
 }
 
 /** Cache file name: a per-path prefix (to find stale entries) and the content key. */
-export async function cacheEntryName(path: string): Promise<{ prefix: string; name: string }> {
+export async function cacheEntryName(path: string, member?: string): Promise<{ prefix: string; name: string }> {
   const abs = resolve(path);
   const st = await stat(abs);
   const h = createHash('sha256');
   h.update(`spbench-mtx-cache/1\0${abs}\0${st.size}\0${st.mtimeMs}\0`);
+  // a compressed file or an archive: the key also names the member read (empty: the main one)
+  if (member !== undefined) h.update(`member\0${member}\0`);
   const fh = await open(abs, 'r');
   try {
     const head = Buffer.alloc(Math.min(SAMPLE, st.size));
@@ -40,7 +42,7 @@ export async function cacheEntryName(path: string): Promise<{ prefix: string; na
   } finally {
     await fh.close();
   }
-  const prefix = createHash('sha256').update(abs).digest('hex').slice(0, 16);
+  const prefix = createHash('sha256').update(member === undefined ? abs : `${abs}\0${member}`).digest('hex').slice(0, 16);
   return { prefix, name: `${prefix}-${h.digest('hex').slice(0, 32)}.spb` };
 }
 
@@ -51,18 +53,38 @@ export interface CachedReadResult {
 
 /** Reads a .mtx through the cache; cache trouble (unwritable, corrupt) falls back to parsing. */
 export async function readMtxCached(path: string, opts: ReadMtxOptions & { log?: (s: string) => void } = {}): Promise<CachedReadResult> {
+  // the native parser may write the cache entry itself (storedAt): then it is not written twice
+  return readCached(path, undefined, async (target) => {
+    const r = await readMtx(path, { ...opts, nativeOutput: target });
+    return r.storedAt !== undefined && r.storedAt === target ? { matrix: r.matrix, stored: true } : r.matrix;
+  }, opts);
+}
+
+/**
+ * Reads through the cache with any parser: `member` is undefined for a plain .mtx, '' for the main
+ * matrix of a compressed file or archive, else the member asked for.
+ */
+export async function readCached(
+  path: string,
+  member: string | undefined,
+  parse: (target?: string) => Promise<CsrMatrix | { matrix: CsrMatrix; stored: true }>,
+  opts: { log?: (s: string) => void } = {},
+): Promise<CachedReadResult> {
   const dir = matrixCacheDir();
   let entry: { prefix: string; name: string } | undefined;
   try {
-    entry = await cacheEntryName(path);
+    entry = await cacheEntryName(path, member);
     const cached = join(dir, entry.name);
     const { matrices } = await readSpb(cached);
     if (matrices.length === 1) return { matrix: matrices[0], fromCache: true };
   } catch {
     // missing or unreadable cache entry (or missing input, which readMtx reports properly)
   }
-  const { matrix } = await readMtx(path, opts);
-  if (entry) {
+  if (entry) await mkdir(dir, { recursive: true }).catch(() => undefined);
+  const parsed = await parse(entry ? join(dir, entry.name) : undefined);
+  const matrix = 'stored' in parsed ? parsed.matrix : parsed;
+  if (entry && 'stored' in parsed) await removeStale(dir, entry).catch(() => undefined);
+  else if (entry) {
     try {
       await mkdir(dir, { recursive: true });
       const nnz = matrix.rowPtr[matrix.rows];

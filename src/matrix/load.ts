@@ -3,8 +3,10 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { UserError } from '../util/errors.js';
+import { readArchiveMtx, readMtxGz } from './archive.js';
+import { packedKind, parseMatrixRef } from './matrix-ref.js';
 import { readSpb } from './binary.js';
-import { readMtxCached } from './cache.js';
+import { readCached, readMtxCached } from './cache.js';
 import { readDump } from './dump.js';
 import { readMtx } from './mtx-read.js';
 import type { CsrMatrix } from './types.js';
@@ -26,6 +28,14 @@ export interface LoadOptions {
 
 /** Every matrix a file holds (an .spb may hold a batch). */
 export async function loadMatrices(path: string, opts: LoadOptions = {}): Promise<CsrMatrix[]> {
+  const ref = parseMatrixRef(path);
+  const packed = packedKind(ref.file);
+  if (packed) {
+    // .mtx.gz, .tar.gz / .tgz / .tar (archive.ts), through the parse cache keyed on the file's bytes
+    const parse = async () => (packed === 'mtx-gz' ? await readMtxGz(ref.file) : await readArchiveMtx(ref)).matrix;
+    if (opts.cache === false) return [await parse()];
+    return [(await readCached(ref.file, ref.member ?? '', parse, { log: opts.log })).matrix];
+  }
   const kind = kindOfPath(path);
   if (kind === 'mtx') {
     if (opts.cache === false) return [(await readMtx(path)).matrix];
@@ -33,7 +43,7 @@ export async function loadMatrices(path: string, opts: LoadOptions = {}): Promis
   }
   if (kind === 'spb') return (await readSpb(path)).matrices;
   if (kind === 'csr' || kind === 'coo') return [await readDump(path, kind)];
-  throw new UserError(`${path}: unknown matrix file type (expected .mtx, .spb, .csr or .coo)`);
+  throw new UserError(`${path}: unknown matrix file type (expected .mtx, .mtx.gz, .tar.gz, .spb, .csr or .coo)`);
 }
 
 /** One matrix; an .spb batch of several is an error here. */
@@ -47,17 +57,17 @@ export async function loadMatrix(path: string, opts: LoadOptions = {}): Promise<
 export async function loadBatch(pathOrDir: string, opts: LoadOptions = {}): Promise<{ matrices: CsrMatrix[]; names: string[] }> {
   let st;
   try {
-    st = await stat(pathOrDir);
+    st = await stat(parseMatrixRef(pathOrDir).file);
   } catch {
     throw new UserError(`${pathOrDir}: no such file or directory`);
   }
   const files = st.isDirectory()
     ? (await readdir(pathOrDir))
-        .filter((f) => ['mtx', 'spb'].includes(kindOfPath(f) ?? ''))
+        .filter((f) => ['mtx', 'spb'].includes(kindOfPath(f) ?? '') || packedKind(f) !== undefined)
         .sort()
         .map((f) => join(pathOrDir, f))
     : [pathOrDir];
-  if (files.length === 0) throw new UserError(`${pathOrDir}: directory holds no .mtx or .spb files`);
+  if (files.length === 0) throw new UserError(`${pathOrDir}: directory holds no .mtx, .mtx.gz, .tar.gz or .spb files`);
   const matrices: CsrMatrix[] = [];
   const names: string[] = [];
   for (const f of files) {

@@ -118,7 +118,7 @@ function inOrder(parts: PartReport[]): boolean {
 }
 
 /** Byte offset just past the size line (banner, comments, blank lines, size line); -1 if not found. */
-function preludeEnd(head: Buffer): number {
+export function preludeEnd(head: Buffer): number {
   let p = 0;
   let sawBanner = false;
   while (p < head.length) {

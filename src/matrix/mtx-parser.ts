@@ -10,6 +10,8 @@ import type { CsrMatrix, MtxField, MtxFormat, MtxHeader, MtxSymmetry } from './t
 export interface MtxResult {
   header: MtxHeader;
   matrix: CsrMatrix;
+  /** Set when the native parser wrote the matrix as .spb at opts.nativeOutput. */
+  storedAt?: string;
 }
 
 const INT32_MAX = 0x7fffffff;

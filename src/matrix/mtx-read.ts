@@ -15,13 +15,24 @@ export interface ReadMtxOptions {
   threads?: number;
   /** Files below this size are read serially (default 16 MB). */
   parallelMinBytes?: number;
+  /** Coordinate files from this size go to the native parser when it is available (default 16 MB; mtx-native.ts). */
+  nativeMinBytes?: number;
+  /** Where the native parser leaves its .spb (the parse cache passes its entry); default: a temporary file. */
+  nativeOutput?: string;
 }
 
 /** Reads a Matrix Market file into canonical CSR; every problem is a UserError `file:line: ...`. */
 export async function readMtx(path: string, opts: ReadMtxOptions = {}): Promise<MtxResult> {
   const threads = opts.threads ?? Math.min(4, availableParallelism());
+  const size = opts.chunkSize === undefined ? await stat(path).then((s) => s.size, () => -1) : -1;
+  if (size >= (opts.nativeMinBytes ?? 16 << 20)) {
+    const { nativeParseEnabled, readMtxNative } = await import('./mtx-native.js');
+    if (nativeParseEnabled()) {
+      const result = await readMtxNative(path, { output: opts.nativeOutput, threads: opts.threads });
+      if (result) return result;
+    }
+  }
   if (threads > 1 && opts.chunkSize === undefined) {
-    const size = await stat(path).then((s) => s.size, () => -1);
     if (size >= (opts.parallelMinBytes ?? 16 << 20)) {
       const { parallelAvailable, readMtxParallel } = await import('./mtx-parallel.js');
       if (parallelAvailable()) {

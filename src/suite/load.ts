@@ -6,6 +6,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import type { z } from 'zod';
 import { readJsonFile } from '../util/json-file.js';
 import { describeIssues } from '../util/zod-issues.js';
+import { expandSetRef } from '../matrix/sets.js';
 import { UserError } from '../util/errors.js';
 import { CASE_FIELDS, SpgemmCase, SpmmCase, SuiteDefaults, SuiteShell, type Suite, type SuiteCase } from './schema.js';
 import type { Op } from '../kinds.js';
@@ -27,12 +28,15 @@ function withDefaults(c: Record<string, unknown>, op: Op, defaults: Record<strin
 }
 
 /** Matrix paths of a case are relative to the suite file. */
-function resolvePaths(c: Record<string, unknown>, base: string): Record<string, unknown> {
+// Relative paths are anchored at the suite's folder; list entries "set:NAME" (matrices, inputs) become the set's
+// fetched archives (matrix/sets.ts), and `log` says which of the set are missing.
+function resolvePaths(c: Record<string, unknown>, base: string, log: (s: string) => void): Record<string, unknown> {
   const abs = (p: unknown) => (typeof p === 'string' && p.trim() !== '' && !isAbsolute(p) ? resolve(base, p) : p);
+  const item = (p: unknown): unknown[] => (typeof p === 'string' && p.startsWith('set:') ? expandSetRef(p, log) : [abs(p)]);
   const out = { ...c };
   for (const k of PATH_FIELDS) {
     if (typeof out[k] === 'string') out[k] = abs(out[k]);
-    else if (Array.isArray(out[k])) out[k] = (out[k] as unknown[]).map(abs);
+    else if (Array.isArray(out[k])) out[k] = (out[k] as unknown[]).flatMap(item);
   }
   return out;
 }
@@ -41,8 +45,11 @@ function fail(file: string, issues: readonly z.core.$ZodIssue[], prefix: Propert
   throw new UserError(`invalid suite ${describeIssues(file, issues.map((i) => ({ ...i, path: [...prefix, ...i.path] })))}`);
 }
 
-/** Validates a parsed suite; `file` names it in errors and anchors relative matrix paths. */
-export function parseSuite(obj: unknown, file: string): Suite {
+/**
+ * Validates a parsed suite; `file` names it in errors and anchors relative matrix paths. Entries "set:NAME" in
+ * matrices/inputs become the set's fetched archives; `log` says what is missing.
+ */
+export function parseSuite(obj: unknown, file: string, log: (s: string) => void = (s) => process.stderr.write(`spbench: ${s}\n`)): Suite {
   if (!isObject(obj)) throw new UserError(`${file}: (top level): expected an object with "name" and "cases"`);
   if (obj.defaults !== undefined) {
     const d = SuiteDefaults.safeParse(obj.defaults);
@@ -58,7 +65,7 @@ export function parseSuite(obj: unknown, file: string): Suite {
     if (!isObject(raw)) throw new UserError(`invalid suite ${file}: cases[${i}]: expected an object`);
     const op = raw.op;
     if (op !== 'spmm' && op !== 'spgemm') throw new UserError(`invalid suite ${file}: cases[${i}].op: Invalid discriminator value: expected "spmm" or "spgemm"`);
-    const merged = resolvePaths(withDefaults(raw, op, defaults), base);
+    const merged = resolvePaths(withDefaults(raw, op, defaults), base, log);
     const r = op === 'spmm' ? SpmmCase.safeParse(merged) : SpgemmCase.safeParse(merged);
     if (!r.success) fail(file, r.error.issues, ['cases', i]);
     const c = r.data;

@@ -1,5 +1,6 @@
 // `spbench info FILE`: shape, nnz/row distribution, symmetry, band and the work of A·A.
 import type { Command } from 'commander';
+import type { ArchiveMember } from '../../matrix/archive.js';
 import type { BatchStats, Distribution, MatrixStats } from '../../matrix/stats.js';
 
 interface InfoOptions {
@@ -16,7 +17,7 @@ export function register(program: Command): void {
         'rows, cols, nnz, nnz/row min/max/mean/stddev, empty rows, diagonal entries, bandwidth, symmetry of ' +
         'pattern and values, and the intermediate products of A·A (the work SpGEMM GFLOPS counts).',
     )
-    .argument('<file>', '.mtx, .spb, .csr or .coo file, or a directory of .mtx/.spb files')
+    .argument('<file>', '.mtx, .mtx.gz, .tar.gz (ARCHIVE:MEMBER for another member), .spb, .csr or .coo file, or a directory of them')
     .option('--json', 'print the figures as one JSON object')
     .option('--nnz-c', 'also count nnz(A·A) exactly (one symbolic SpGEMM pass on the CPU; slow on huge matrices)')
     .addHelpText(
@@ -25,21 +26,42 @@ export function register(program: Command): void {
 Examples:
   spbench info r.mtx
   spbench info r.mtx --nnz-c --json
-  spbench info batch.spb          (a batch: count, dims and nnz ranges, nnz/row over all rows)`,
+  spbench info batch.spb          (a batch: count, dims and nnz ranges, nnz/row over all rows)
+  spbench info cant.tar.gz        (a SuiteSparse archive: cant/cant.mtx, and its members listed)
+  spbench info cant.tar.gz:cant_b (another member of the archive)`,
     )
     .action(async (file: string, o: InfoOptions) => {
       const { matrixStats, batchStats } = await import('../../matrix/stats.js');
       const { loadBatch } = await import('../../matrix/load.js');
       // one file of one matrix, an .spb batch, or a directory of files: one loader for all
       const batch = await loadBatch(file);
+      const members = await archiveMembers(file);
       if (batch.matrices.length === 1) {
         const stats = matrixStats(batch.matrices[0], { nnzAA: Boolean(o.nnzC) });
-        process.stdout.write(o.json ? `${JSON.stringify({ file, ...stats })}\n` : renderMatrixStats(file, stats));
+        const text = renderMatrixStats(file, stats) + (members ? renderMembers(members) : '');
+        process.stdout.write(o.json ? `${JSON.stringify({ file, ...stats, ...(members ? { members } : {}) })}\n` : text);
       } else {
         const stats = batchStats(batch.matrices);
         process.stdout.write(o.json ? `${JSON.stringify({ file, batch: stats, names: batch.names })}\n` : renderBatchStats(file, stats));
       }
     });
+}
+
+/** The members of a .tar(.gz) archive (the matrix read is the main one or the one named). */
+async function archiveMembers(file: string): Promise<ArchiveMember[] | undefined> {
+  const { packedKind, parseMatrixRef } = await import('../../matrix/matrix-ref.js');
+  const ref = parseMatrixRef(file);
+  if (packedKind(ref.file) !== 'tar' && packedKind(ref.file) !== 'tar-gz') return undefined;
+  return (await (await import('../../matrix/archive.js')).listArchive(ref.file)).members;
+}
+
+export function renderMembers(members: ArchiveMember[]): string {
+  return lines(
+    members.map((m, i) => [
+      i === 0 ? 'archive members' : '',
+      `${m.path} (${num(m.bytes)} bytes${m.header ? `, ${num(m.header.rows)} × ${num(m.header.cols)}, ${num(m.header.entries)} entries, ${m.header.field} ${m.header.symmetry}` : ''}${m.error ? `, unreadable: ${m.error}` : ''})`,
+    ]),
+  );
 }
 
 const num = (x: number) => x.toLocaleString('en-US');

@@ -1,0 +1,103 @@
+// The native fast path for large coordinate Matrix Market files: the banner and size line are read
+// here with the one grammar (MtxParser), then `spbench-cpu mtx2spb` (cuda/cpu/mtx_parse.hpp,
+// built by g++ like the CPU backend) parses the entries with OpenMP threads and writes canonical
+// CSR as .spb. It accepts a strict subset of the grammar; on anything else — and when g++ or the
+// executable is unavailable — this returns undefined and the TypeScript reader does the job,
+// reporting exact errors with line numbers.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readSpb } from './binary.js';
+import { MtxParser, type MtxResult } from './mtx-parser.js';
+import { preludeEnd } from './mtx-parallel.js';
+import type { MtxHeader } from './types.js';
+
+const PRELUDE_MAX = 1 << 20;
+
+/** SPBENCH_NATIVE_PARSE=0 turns the native path off (the lead folds this into the config module). */
+export function nativeParseEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.SPBENCH_NATIVE_PARSE !== '0';
+}
+
+interface Prelude {
+  offset: number;
+  header: MtxHeader;
+  rows: number;
+  cols: number;
+  entries: number;
+}
+
+/** Banner and size line (validated by MtxParser; its errors throw with the line); undefined when unusual. */
+async function readPrelude(path: string): Promise<Prelude | undefined> {
+  const fh = await open(path, 'r');
+  let head: Buffer;
+  let size: number;
+  try {
+    size = (await fh.stat()).size;
+    head = Buffer.alloc(Math.min(PRELUDE_MAX, size));
+    await fh.read(head, 0, head.length, 0);
+  } finally {
+    await fh.close();
+  }
+  const offset = preludeEnd(head);
+  if (offset < 0) return undefined;
+  const parser = new MtxParser(path, size);
+  parser.consume(head, offset);
+  if (!parser.expectingEntries) return undefined;
+  const { rows, cols, header } = parser.part();
+  if (header.format !== 'coordinate') return undefined;
+  return { offset, header, rows, cols, entries: parser.entriesDeclared };
+}
+
+function run(exe: string, args: string[], threads?: number): Promise<number> {
+  return new Promise((resolve) => {
+    const env = threads ? { ...process.env, OMP_NUM_THREADS: String(threads) } : process.env;
+    const child = spawn(exe, args, { stdio: ['ignore', 'ignore', 'ignore'], env });
+    child.on('error', () => resolve(-1));
+    child.on('close', (code) => resolve(code ?? -1));
+  });
+}
+
+export interface NativeReadOptions {
+  /** Path of spbench-cpu; default: build or find it in the cache (ensureExecutable). */
+  exe?: string;
+  /** Where the .spb goes (kept); default: a temporary file, removed after reading. */
+  output?: string;
+  /** Threads for OpenMP (default: its own choice, all cores). */
+  threads?: number;
+}
+
+/**
+ * Parses a coordinate .mtx natively; undefined when the native path cannot or will not do it
+ * (no g++, array format, any unusual line): the caller then parses in TypeScript.
+ */
+export async function readMtxNative(path: string, opts: NativeReadOptions = {}): Promise<MtxResult | undefined> {
+  const prelude = await readPrelude(path);
+  if (!prelude) return undefined;
+  let exe = opts.exe;
+  if (!exe) {
+    try {
+      const { ensureExecutable } = await import('../native/executables.js');
+      exe = await ensureExecutable('cpu');
+    } catch {
+      return undefined; // no compiler or no writable cache: the TypeScript reader
+    }
+  }
+  const output = opts.output ?? join(tmpdir(), `spbench-mtx-${process.pid}-${randomBytes(6).toString('hex')}.spb`);
+  const { header, rows, cols, entries, offset } = prelude;
+  const args = ['mtx2spb', '--input', path, '--output', output, '--offset', String(offset), '--rows', String(rows), '--cols', String(cols)];
+  args.push('--entries', String(entries), '--field', header.field, '--symmetry', header.symmetry);
+  const code = await run(exe, args, opts.threads);
+  if (code !== 0) {
+    await rm(output, { force: true });
+    return undefined;
+  }
+  try {
+    const { matrices } = await readSpb(output);
+    return { header, matrix: matrices[0], ...(opts.output ? { storedAt: opts.output } : {}) };
+  } finally {
+    if (!opts.output) await rm(output, { force: true });
+  }
+}

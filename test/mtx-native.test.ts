@@ -1,0 +1,113 @@
+// The native Matrix Market fast path (spbench-cpu mtx2spb): the same matrix as the TypeScript
+// reader on every valid variant, and on anything unusual a fallback that gives the TypeScript
+// reader's exact error (one grammar, same line numbers). Uses the user's cached spbench-cpu.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { ensureExecutable } from '../src/native/executables.js';
+import { readMtx } from '../src/matrix/mtx-read.js';
+import { nativeParseEnabled, readMtxNative } from '../src/matrix/mtx-native.js';
+import { plain } from './mtx-helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'spbench-mtx-native-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+const exe = await ensureExecutable('cpu');
+let n = 0;
+const file = (text: string) => {
+  const p = join(dir, `m${n++}.mtx`);
+  writeFileSync(p, text);
+  return p;
+};
+const js = (p: string) => readMtx(p, { threads: 1, nativeMinBytes: Infinity });
+
+const valid: [string, string][] = [
+  ['general, unsorted, duplicates summed, CRLF, comments and blank lines, no final newline',
+    '%%MatrixMarket matrix coordinate real general\n% c\n3 4 6\n3 3 1\n1 2 2\r\n1 2 5\n  % indented comment\n\n2 1 -3\n1 4 +7.25\n3 1 1e-300'],
+  ['symmetric (expanded, diagonal once)', '%%MatrixMarket matrix coordinate real symmetric\n4 4 5\n1 1 1\n3 1 2.5\n2 2 -3\n4 3 1E2\n4 1 .5\n'],
+  ['skew-symmetric', '%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1.5\n3 2 -2\n'],
+  ['hermitian (real)', '%%MatrixMarket matrix coordinate real hermitian\n2 2 2\n2 1 4\n1 1 3\n'],
+  ['pattern', '%%MatrixMarket matrix coordinate pattern general\n3 3 3\n3 3\n1 2\n1 2\n'],
+  ['integer', '%%MatrixMarket matrix coordinate integer general\n2 2 2\n1 1 -12\n2 2 +3\n'],
+  ['full precision values and tabs', '%%MatrixMarket matrix coordinate real general\n2 2 3\n1\t1\t0.30000000000000004\n2 1 -1.2345678901234567e-5\n2 2 9007199254740993\n'],
+];
+
+test('the native path is on unless SPBENCH_NATIVE_PARSE=0', () => {
+  assert.equal(nativeParseEnabled({}), true);
+  assert.equal(nativeParseEnabled({ SPBENCH_NATIVE_PARSE: '0' }), false);
+});
+
+for (const [name, text] of valid) {
+  test(`native = TypeScript: ${name}`, async () => {
+    const p = file(text);
+    const native = await readMtxNative(p, { exe });
+    assert.ok(native, 'the native path took the file');
+    const ref = await js(p);
+    assert.deepEqual(plain(native.matrix), plain(ref.matrix));
+    assert.deepEqual(native.header, ref.header);
+  });
+}
+
+test('native = TypeScript on a random 300k-entry file (unsorted, duplicates, symmetric), with 1 and 2 threads', async () => {
+  let x = 12345;
+  const rnd = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const lines: string[] = [];
+  for (let k = 0; k < 300_000; k++) {
+    const i = 1 + Math.floor(rnd() * 5000);
+    const j = 1 + Math.floor(rnd() * i);
+    lines.push(`${i} ${j} ${String((rnd() - 0.5) * 10 ** Math.floor(rnd() * 8 - 4))}`);
+  }
+  const p = file(`%%MatrixMarket matrix coordinate real symmetric\n5000 5000 ${lines.length}\n${lines.join('\n')}\n`);
+  const ref = plain((await js(p)).matrix);
+  for (const threads of [1, 2]) {
+    const native = await readMtxNative(p, { exe, threads });
+    assert.ok(native);
+    assert.deepEqual(plain(native.matrix), ref);
+  }
+  // through readMtx: the native path is taken from nativeMinBytes on
+  assert.deepEqual(plain((await readMtx(p, { nativeMinBytes: 0 })).matrix), ref);
+});
+
+const malformed: string[] = [
+  '%%MatrixMarket matrix coordinate real general\n3 3 2\n2 1 1x\n3 2 -2\n',
+  '%%MatrixMarket matrix coordinate real general\n3 3 3\n2 1 1\n3 2 -2\n',
+  '%%MatrixMarket matrix coordinate real general\n3 3 1\n2 1 1\n3 2 -2\n',
+  '%%MatrixMarket matrix coordinate real general\n3 3 1\n4 1 1\n',
+  '%%MatrixMarket matrix coordinate real general\n3 3 1\n1 0 1\n',
+  '%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1\n',
+  '%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1e\n',
+  '%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 +-1\n',
+  '%%MatrixMarket matrix coordinate real general\n3 3 1\n1 1 1 7\n',
+  '%%MatrixMarket matrix coordinate real general\n3 3 1\n1.5 1 1\n',
+  '%%MatrixMarket matrix coordinate real general\n3 3 1\n99999999999999 1 1\n',
+  '%%MatrixMarket matrix coordinate integer general\n3 3 1\n1 1 2.5\n',
+  '%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 1 1\n',
+  '%%MatrixMarket matrix coordinate real symmetric\n3 3 1\n1 3 1\n',
+  '%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1\n2 2 5\n',
+  '%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1\ntrailing garbage\n',
+];
+
+test('malformed files: the native path declines, and readMtx gives the TypeScript error with its line', async () => {
+  for (const text of malformed) {
+    const p = file(text);
+    assert.equal(await readMtxNative(p, { exe }), undefined, text);
+    const expected = await js(p).then(
+      () => assert.fail(`the TypeScript reader accepts ${JSON.stringify(text)}`),
+      (e: Error) => e.message,
+    );
+    await assert.rejects(readMtx(p, { nativeMinBytes: 0 }), (e: Error) => e.message === expected);
+  }
+  // inf/nan are valid but left to the TypeScript reader
+  const inf = file('%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 inf\n2 2 -NaN\n');
+  assert.equal(await readMtxNative(inf, { exe }), undefined);
+  const m = (await readMtx(inf, { nativeMinBytes: 0 })).matrix;
+  assert.equal(m.values[0], Infinity);
+  assert.ok(Number.isNaN(m.values[1]));
+  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
+});
+
+test('an unavailable executable falls back to the TypeScript reader', async () => {
+  const p = file(valid[0][1]);
+  assert.equal(await readMtxNative(p, { exe: join(dir, 'no-such-exe') }), undefined);
+});
