@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { RuntimeFailure, UserError } from '../util/errors.js';
+import { EnvironmentError, UserError } from '../util/errors.js';
 import { listArchive } from '../matrix/archive.js';
 import { cachedArchive, loadSet, setNames, type SetMatrix } from '../matrix/sets.js';
 import { nearest } from './nearest.js';
@@ -78,10 +78,10 @@ function hint(arg: string, ids: string[]): string {
   return near.length ? `; nearest known names: ${near.join(', ')}` : '';
 }
 
-function unreachable(mirror: string, err: unknown): RuntimeFailure {
+function unreachable(mirror: string, err: unknown): EnvironmentError {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   const why = cause?.code ?? cause?.message ?? (err as Error).message;
-  return new RuntimeFailure(
+  return new EnvironmentError(
     `cannot reach ${mirror} (${why}): the network or the mirror is unreachable. Archives already in the cache work offline; ` +
       'point --mirror URL or SPBENCH_MIRROR at a reachable copy of the collection.',
   );
@@ -126,7 +126,7 @@ async function transfer(url: string, part: string, mirror: string, w: Wanted, lo
   }
   if (res.status !== 200 && res.status !== 206) {
     await res.body?.cancel();
-    throw new RuntimeFailure(`${url}: HTTP ${res.status} ${res.statusText}`);
+    throw new EnvironmentError(`${url}: HTTP ${res.status} ${res.statusText}`);
   }
   const resumed = res.status === 206 && have > 0;
   const length = Number(res.headers.get('content-length') ?? NaN);
@@ -197,5 +197,5 @@ export async function fetchOne(w: Wanted, opts: FetchOptions = {}): Promise<Fetc
     log(`${id}: ${last}; ${i < attempts ? 'downloading it again' : 'giving up'}`);
     await rm(part, { force: true }); // a complete but bad file: start over, never resume it
   }
-  throw new RuntimeFailure(`${id}: download from ${url} failed after ${attempts} attempts: ${last}${existsSync(part) ? ` (the partial file ${part} is kept; fetch again to resume)` : ""}`);
+  throw new EnvironmentError(`${id}: download from ${url} failed after ${attempts} attempts: ${last}${existsSync(part) ? ` (the partial file ${part} is kept; fetch again to resume)` : ""}`);
 }

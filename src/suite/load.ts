@@ -35,8 +35,8 @@ function resolvePaths(c: Record<string, unknown>, base: string, log: (s: string)
   const item = (p: unknown): unknown[] => (typeof p === 'string' && p.startsWith('set:') ? expandSetRef(p, log) : [abs(p)]);
   const out = { ...c };
   for (const k of PATH_FIELDS) {
-    if (typeof out[k] === 'string') out[k] = abs(out[k]);
-    else if (Array.isArray(out[k])) out[k] = (out[k] as unknown[]).flatMap(item);
+    if (typeof out[k] === 'string' && !(out[k] as string).startsWith('set:')) out[k] = abs(out[k]);
+    else if (typeof out[k] === 'string' || Array.isArray(out[k])) out[k] = ([] as unknown[]).concat(out[k]).flatMap(item);
   }
   return out;
 }
