@@ -13,6 +13,7 @@ import * as spgemm from './commands/spgemm.js';
 import * as run from './commands/run.js';
 import * as report from './commands/report.js';
 import * as compare from './commands/compare.js';
+import * as merge from './commands/merge.js';
 
 export function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -27,7 +28,7 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
-  for (const mod of [spmm, spgemm, gen, convert, info, doctor, build, run, report, compare]) mod.register(program);
+  for (const mod of [spmm, spgemm, gen, convert, info, doctor, build, run, merge, report, compare]) mod.register(program);
   return program;
 }
 

@@ -17,10 +17,17 @@ export interface RunCommandOptions {
   validate?: boolean;
   runners?: Runners; // tests inject fakes
   interactive?: boolean;
+  shard?: string; // "K/N" or "auto" (src/scale/select.ts)
 }
 
 export async function runSuiteCommand(suitePath: string, opts: RunCommandOptions): Promise<void> {
-  const suite = await loadSuite(suitePath);
+  const whole = await loadSuite(suitePath);
+  let sharded: import('../scale/select.js').Selected | null = null;
+  if (opts.shard !== undefined) {
+    const { resolveShard, selectShard } = await import('../scale/select.js');
+    sharded = selectShard(whole, resolveShard(opts.shard));
+  }
+  const suite = sharded?.suite ?? whole;
   if (opts.validate) {
     process.stdout.write(`${suitePath}: suite "${suite.name}" is valid, ${suite.cases.length} case(s):\n`);
     for (const c of suite.cases) process.stdout.write(`  ${c.name}: ${describeCase(c)}\n`);
@@ -40,6 +47,7 @@ export async function runSuiteCommand(suitePath: string, opts: RunCommandOptions
   } finally {
     sink.close?.();
   }
+  if (sharded && outcome.file) outcome.file = { ...outcome.file, shard: sharded.record };
   for (const w of outcome.warnings) process.stderr.write(`spbench: warning: ${w}\n`);
   if (outcome.file) {
     if (opts.json) {
