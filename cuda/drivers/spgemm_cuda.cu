@@ -28,6 +28,7 @@ struct Options {
   int warmup = 2, samples = 10;
   bool breakdown = false, explain = false, reference = true;
   float chunk_fraction = 0.2f;
+  int device = 0;  // --device N: the CUDA device this process uses
 };
 
 const std::vector<std::string> kAllMethods = {"hash", "hash-opt", "cusparse-alg1", "cusparse-alg2", "cusparse-alg3", "cusparse-reuse"};
@@ -254,12 +255,14 @@ int main(int argc, char** argv) {
     if (r != "cpu" && r != "none") throw std::invalid_argument("--reference must be cpu or none, got '" + r + "'");
     opt.reference = r == "cpu";
     opt.chunk_fraction = float(args.real("chunk-fraction", 0.2));
+    opt.device = int(args.integer("device", 0));
+    if (opt.device < 0) throw std::invalid_argument("--device must be >= 0, got " + std::to_string(opt.device));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "spbench-spgemm-cuda: %s\n", e.what());
     return 2;
   }
   try {
-    int dev = 0;
+    const int dev = opt.device;
     CUDA_CHECK(cudaSetDevice(dev));
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));

@@ -28,6 +28,7 @@ export interface SpmmRequest {
   samples: number;
   repeat?: number; // separate native process runs on the same inputs (default 1), see src/bench/repeat.ts
   backend: BackendChoice;
+  device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
 }
 
 export interface SpgemmRequest {
@@ -44,6 +45,7 @@ export interface SpgemmRequest {
   explain: boolean;
   repeat?: number; // separate native process runs on the same inputs (default 1)
   backend: BackendChoice;
+  device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
 }
 
 export interface RunProgress {

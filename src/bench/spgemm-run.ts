@@ -81,6 +81,7 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
         '--warmup', String(req.warmup), '--samples', String(req.samples));
       if (req.breakdown) args.push('--breakdown');
       if (req.explain) args.push('--explain');
+      if (req.device !== undefined) args.push('--device', String(req.device));
       const out = await invokeRepeated(d, exe, args, 'spgemm', sink, progress, plan.label, req.repeat);
       env ??= out.env;
       if (out.results.length === 0) throw new RuntimeFailure(`native spgemm printed no result for case ${plan.id}`);

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { BACKENDS, type SpgemmRequest } from '../../bench/api.js';
 import { oneOf } from '../../bench/options.js';
-import { addCommonOptions, commonFields, type CommonBenchOptions } from '../bench-options.js';
+import { addCommonOptions, commonFields, deviceField, type CommonBenchOptions } from '../bench-options.js';
 
 export interface SpgemmOptions extends CommonBenchOptions {
   gen?: string[];
@@ -23,7 +23,7 @@ export async function spgemmRequest(files: string[], o: SpgemmOptions): Promise<
     inputs: files.length ? files : undefined, gen: o.gen?.length ? o.gen : undefined, b: o.b, gen_b: o.genB,
     breakdown: o.breakdown, explain: o.explain, ...commonFields(o),
   });
-  return { ...fields, backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS) };
+  return { ...fields, backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS), ...deviceField(o) };
 }
 
 export function register(program: Command): void {
