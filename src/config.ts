@@ -95,6 +95,11 @@ export function schedulerShard(env: Env = process.env): { shard: string | null; 
   return null;
 }
 
+/** $OMP_NUM_THREADS: CPU threads the user gave OpenMP (run --devices divides them among workers). */
+export function ompThreads(env: Env = process.env): string | undefined {
+  return env.OMP_NUM_THREADS || undefined;
+}
+
 /** Test hook: $SPBENCH_TEST_KILL_DEVICE=N makes the `run --devices` worker on device N die at its first case. */
 export function testKillDevice(env: Env = process.env): number | null {
   const v = env.SPBENCH_TEST_KILL_DEVICE;
