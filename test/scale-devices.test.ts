@@ -7,18 +7,10 @@ import { join } from 'node:path';
 import { ResultFile } from '../src/results/schema.js';
 import { parseDevices, threadShare } from '../src/scale/devices.js';
 import { cli, tempDir, writeJson } from './report-cli.js';
+import { TINY_SUITE } from './scale-fixtures.js';
 
 const DIR = tempDir();
-const SUITE = writeJson(DIR, 'tiny.json', {
-  name: 'tiny',
-  defaults: { samples: 2, warmup: 1 },
-  cases: [
-    { op: 'spmm', name: 'a', batch: 4, dim: 16, nb: [8, 16] },
-    { op: 'spmm', name: 'b', batch: 8, dim: 32, nb: 8 },
-    { op: 'spgemm', name: 'c', gen: ['uniform:rows=50,nnz_row=3'] },
-    { op: 'spgemm', name: 'd', gen: ['banded:n=40,bw=2'], precision: ['f32', 'f64'] },
-  ],
-});
+const SUITE = writeJson(DIR, 'tiny.json', TINY_SUITE);
 const read = (p: string): ResultFile => ResultFile.parse(JSON.parse(readFileSync(p, 'utf8')));
 
 test('--devices: a list, or all from the GPU count (one worker on device 0 without a GPU); threads shared evenly', async () => {

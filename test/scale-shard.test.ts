@@ -11,6 +11,7 @@ import { caseCost, specProducts } from '../src/scale/cost.js';
 import { parseShard, partition, shardCases } from '../src/scale/shard.js';
 import { resolveShard } from '../src/scale/select.js';
 import { cli, tempDir, writeJson } from './report-cli.js';
+import { TINY_SUITE } from './scale-fixtures.js';
 
 const DIR = tempDir();
 
@@ -59,16 +60,7 @@ test('--shard auto reads SPBENCH_SHARD, Slurm arrays from 0 or 1, and GitLab', (
   assert.equal(schedulerShard({}), null);
 });
 
-const SUITE = {
-  name: 'tiny',
-  defaults: { samples: 2, warmup: 1 },
-  cases: [
-    { op: 'spmm', name: 'a', batch: 4, dim: 16, nb: [8, 16] },
-    { op: 'spmm', name: 'b', batch: 8, dim: 32, nb: 8 },
-    { op: 'spgemm', name: 'c', gen: ['uniform:rows=50,nnz_row=3'] },
-    { op: 'spgemm', name: 'd', gen: ['banded:n=40,bw=2'], precision: ['f32', 'f64'] },
-  ],
-};
+const SUITE = TINY_SUITE;
 const read = (p: string): ResultFile => ResultFile.parse(JSON.parse(readFileSync(p, 'utf8')));
 
 test('CPU backend: shards 1/3..3/3 together are the full run, merge joins them, a missing or doubled part exits 1', () => {

@@ -73,16 +73,20 @@ export async function runOnDevices(suite: Suite, o: PoolOptions): Promise<SuiteO
   const errors: { name: string; error: Error }[] = [];
   const dead = new Set<number>();
   let finished = 0;
-  const progress = (current: string): void => {
+  const running = new Map<number, string>(); // device → the case its worker runs
+  const progress = (): void => {
     const elapsedMs = Date.now() - t0;
+    const current = [...running].sort((a, b) => a[0] - b[0]).map(([d, n]) => `device ${d}: ${n}`).join(' · ');
     o.sink.progress({ suite: suite.name, casesDone: finished, casesTotal: suite.cases.length, current, detail: `${o.devices.length - dead.size} device worker(s)`, elapsedMs, etaMs: finished ? (elapsedMs / finished) * (suite.cases.length - finished) : null });
   };
   const worker = async (device: number): Promise<void> => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       const out = join(dir, `${c.name}.json`);
       const start = Date.now();
-      progress(`${c.name} on device ${device}`);
+      running.set(device, c.name);
+      progress();
       const r = await runWorker(o, c, device, out, (l) => o.sink.log(`[device ${device}] ${l}`));
+      running.delete(device);
       finished++;
       const file = await readFile(out, 'utf8').then((t) => parseResultFile(JSON.parse(t), out)).catch(() => null);
       const died = r.signal !== null || r.code === null || r.code === 4 || r.code > 4;
@@ -111,7 +115,7 @@ export async function runOnDevices(suite: Suite, o: PoolOptions): Promise<SuiteO
     await rm(dir, { recursive: true, force: true });
   }
   for (const c of queue) errors.push({ name: c.name, error: new RuntimeFailure(`not run: every device's worker died (devices ${[...dead].join(', ')})`) });
-  progress('');
+  progress();
   const error = errors.length ? combine(errors) : null;
   const parts = suite.cases.map((c) => done.get(c.name)).filter((p): p is { file: ResultFile; device: number } => !!p);
   if (!parts.length) return { file: null, warnings: [], error };
