@@ -4,7 +4,7 @@
 // built by `npm run bundle` serves instead.
 const load = () =>
   import('../dist/src/cli/main.js').catch((err) => {
-    if (err && err.code === 'ERR_MODULE_NOT_FOUND' && /node_modules|'(commander|zod|ink|react|cli-table3|mathjs)'/.test(String(err.message))) {
+    if (err && err.code === 'ERR_MODULE_NOT_FOUND' && /node_modules|'(commander|zod|ink|react|cli-table3|jstat)'/.test(String(err.message))) {
       return import('../dist/src/bundle/spbench.mjs');
     }
     throw err;

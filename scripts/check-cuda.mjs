@@ -32,7 +32,7 @@ if (nvcc) {
   if (existsSync(checkDir)) for (const f of readdirSync(checkDir).sort()) if (f.endsWith('.cu')) sources.push(join(checkDir, f));
   // Drivers that include cuSPARSE/cuBLAS headers compile only where those headers exist; a driver
   // that can leave its library peers out (-DSPB_NO_PEERS) is compiled without them instead.
-  const withoutPeers = { 'spmm-cuda': '-DSPB_NO_PEERS' };
+  const withoutPeers = { 'spmm-cuda': '-DSPB_NO_PEERS', 'spgemm-cuda': '-DSPB_NO_PEERS' };
   const extra = new Map();
   const tc = await discoverToolchain();
   for (const t of ['spmm-cuda', 'spgemm-cuda']) {

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { assembleResultFile, commandLine, gitCommit, PACKAGE_DIR, spbenchVersion } from '../src/bench/env.js';
+import { assembleResultFile, commandLine, gitCommit } from '../src/bench/env.js';
+import { PACKAGE_DIR, packageVersion as spbenchVersion } from '../src/util/package-root.js';
 import { ResultFile } from '../src/results/schema.js';
 import { fixtureFile } from './bench-helpers.js';
 

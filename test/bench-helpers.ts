@@ -1,7 +1,7 @@
 // Shared fixtures for bench/cli tests: synthetic native lines and result files.
 import type { ResultLine } from '../src/native/protocol.js';
 import type { MethodResult, ResultFile } from '../src/results/schema.js';
-import { toMethodResult } from '../src/bench/stats.js';
+import { toMethodResult } from '../src/bench/figures.js';
 
 export function resultLine(over: Partial<ResultLine> = {}): ResultLine {
   return {

@@ -39,7 +39,7 @@ test('planSpmm: --matrices replaces the generated sweep and is named by basename
 });
 
 const spgemm = (over: Partial<SpgemmRequest> = {}): SpgemmRequest => ({
-  inputs: [], gen: [], precision: ['f32'], methods: 'all', seed: 1, warmup: 2, samples: 10, breakdown: false, explain: false, backend: 'cpu', ...over,
+  inputs: [], gen: [], precision: ['f32'], methods: 'all', seed: 1, warmup: 2, samples: 10, breakdown: false, explain: false, verify: 'full', backend: 'cpu', ...over,
 });
 
 test('planSpgemm: one case per input × precision, files before generated specs', () => {

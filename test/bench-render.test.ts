@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { renderTables } from '../src/report/table.js';
 import { renderPlain } from '../src/report/plain.js';
-import { orderResults } from '../src/bench/present.js';
+import { orderResults } from '../src/report/present.js';
 import { fixtureFile } from './bench-helpers.js';
 
 const order = ['swa-csr-batched', 'cublas-gemm-strided', 'cusparse-spmm-loop', 'swa-csr-broken', 'cusparse-strided'];
@@ -67,13 +67,13 @@ test('table: spgemm shows memory relative to the fastest peer and phase breakdow
 test('progress view: cases done/total, current case, elapsed and ETA', async () => {
   const React = await import('react');
   const { renderToString } = await import('ink');
-  const { ProgressView } = await import('../src/report/progress.js');
+  const { ProgressView } = await import('../src/progress/view.js');
   const text = renderToString(React.createElement(ProgressView, { done: 2, total: 8, label: 'batch 100 · dim 64 · nB 64 · f32 · kernel', elapsedMs: 10_000, logs: ['backend: cpu (requested)'] }));
-  assert.match(text, /2\/8 cases · elapsed 10s · ETA 30s/);
+  assert.match(text, /2\/8 cases · elapsed 10 s · ETA 30 s/);
   assert.match(text, /running batch 100 · dim 64 · nB 64 · f32 · kernel/);
   assert.match(text, /backend: cpu \(requested\)/);
   const start = renderToString(React.createElement(ProgressView, { done: 0, total: 3, label: 'x', elapsedMs: 500, logs: [] }));
-  assert.match(start, /0\/3 cases · elapsed 1s\n/, 'no ETA before the first case ends');
+  assert.match(start, /0\/3 cases · elapsed 1 s\n/, 'no ETA before the first case ends');
 });
 
 test('plain sink: one progress line per case (child progress throttled), ETA, logs, quiet', async () => {
@@ -91,6 +91,6 @@ test('plain sink: one progress line per case (child progress throttled), ETA, lo
     sink.progress({ done: 4, total: 4, label: 'run b', elapsedMs: 40_000 });
     return chunks.join('');
   };
-  assert.equal(collect(false), 'backend: cpu\n[0/4] run a  elapsed 0s\n[2/4] run b  elapsed 20s  ETA 20s\n');
+  assert.equal(collect(false), 'backend: cpu\n[0/4] run a · elapsed 0 s\n[2/4] run b · elapsed 20 s · ETA 20 s\n');
   assert.equal(collect(true), '');
 });

@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import type { RunProgress, SpgemmRequest, SpmmRequest } from '../src/bench/api.js';
+import type { SpgemmRequest, SpmmRequest } from '../src/bench/api.js';
+import type { ProgressEvent as RunProgress } from '../src/progress/event.js';
 import type { BenchDeps } from '../src/bench/deps.js';
-import type { BenchSink } from '../src/bench/native-run.js';
+import type { BenchSink } from '../src/bench/api.js';
 import { ResultFile, type CaseResult } from '../src/results/schema.js';
 import { runSpmm } from '../src/bench/spmm-run.js';
 import { runSpgemm } from '../src/bench/spgemm-run.js';
@@ -137,7 +138,7 @@ test('runSpmm: the GPU backend needs at least 20 samples and uses the spmm-cuda 
 });
 
 const spgemmReq = (over: Partial<SpgemmRequest> = {}): SpgemmRequest => ({
-  inputs: [], gen: ['stencil:dims=2,n=4,points=5'], precision: ['f32'], methods: 'all', seed: 1, warmup: 0, samples: 2, breakdown: true, explain: true, backend: 'cpu', ...over,
+  inputs: [], gen: ['stencil:dims=2,n=4,points=5'], precision: ['f32'], methods: 'all', seed: 1, warmup: 0, samples: 2, breakdown: true, explain: true, verify: 'full', backend: 'cpu', ...over,
 });
 
 test('runSpgemm: one case per input × precision with options passed through', async () => {

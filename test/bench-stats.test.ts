@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ResultLine } from '../src/native/protocol.js';
-import { summarize, toMethodResult } from '../src/bench/stats.js';
+import { toMethodResult } from '../src/bench/figures.js';
+import { summarize } from '../src/stats.js';
 import { resultLine } from './bench-helpers.js';
 
 const near = (a: number, b: number, eps = 1e-9) => assert.ok(Math.abs(a - b) <= eps, `${a} ≉ ${b}`);

@@ -54,6 +54,27 @@ test('spgemm on a generated matrix with --json - prints only the result file', (
   assertAllVerified(file);
 });
 
+test('spgemm --verify: rows:N is recorded and printed; full references are cached and reused by the next run', () => {
+  // a seed of its own, so the first full run finds no reference in the (shared) cache
+  const seed = String(1000 + Math.floor(Math.random() * 1e9));
+  const gen = ['spgemm', '--gen', 'uniform:rows=400,nnz_row=5', '--seed', seed, ...FAST];
+  const some = spbench([...gen, '--verify', 'rows:12', '--json', '-']);
+  assert.equal(some.code, 0, some.stderr);
+  const r1 = ResultFile.parse(JSON.parse(some.stdout)).cases[0].results[0];
+  assert.equal(r1.verify.reference, 'cpu-f64 rows:12 (longest and seeded)');
+  assert.ok(r1.verify.checked && r1.verify.passed);
+  const first = spbench([...gen, '--json', '-']);
+  assert.equal(first.code, 0, first.stderr);
+  const r2 = ResultFile.parse(JSON.parse(first.stdout)).cases[0].results[0];
+  assert.equal(r2.verify.reference, 'cpu-f64');
+  assert.equal(r2.info?.reference_cached, undefined, 'the first full run computed the reference');
+  const again = spbench([...gen, '--json', '-']);
+  const r3 = ResultFile.parse(JSON.parse(again.stdout)).cases[0].results[0];
+  assert.equal(r3.info?.reference_cached, 1, 'the second run read the cached reference');
+  const plain = spbench([...gen, '--verify', 'rows:12']);
+  assert.match(plain.stdout, /verified vs cpu-f64 rows:12 \(longest and seeded\)/);
+});
+
 function writeMtx(path: string, rows: number, cols: number, entries: [number, number, number][]): void {
   const body = entries.map(([i, j, v]) => `${i} ${j} ${v}`).join('\n');
   writeFileSync(path, `%%MatrixMarket matrix coordinate real general\n${rows} ${cols} ${entries.length}\n${body}\n`);

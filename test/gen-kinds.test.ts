@@ -272,3 +272,26 @@ test('KeyedPermutation is a bijection of [0, n) for any n, and differs by seed',
   const m = generateMatrix('powerlaw:rows=20,cols=2147483647,avg=3,max=50', 1);
   assertCanonical(m);
 });
+
+test('odd sizes: one row, empty rows, rectangular shapes', () => {
+  const one = ['powerlaw:rows=1,avg=1,max=1', 'fem:dims=2,n=1,block=1', 'circuit:rows=1,nnz_row=1,hubs=1,hub_size=0', 'longrow:n=1,long_rows=1,long_cols=1', 'longrow:n=1,bw=5,long_rows=0', 'perm:n=1', 'multimodal:rows=1,lens=1,weights=1', 'irregular:n=1,min=1,max=1'];
+  for (const text of one) {
+    const m = generateMatrix(text, 1);
+    checkBasics(text, m);
+    assert.deepEqual([m.rows, m.cols, nnzOf(m)], [1, 1, 1], text);
+  }
+  const empty = generateMatrix('irregular:n=500,min=0,max=2', 1);
+  assert.ok(lengths(empty).filter((l) => l === 0).length > 100);
+  const shapes: [string, number, number][] = [
+    ['powerlaw:rows=300,cols=40,avg=3,max=40', 300, 40],
+    ['powerlaw:rows=30,cols=4000,avg=3,max=400,skew=1.5', 30, 4000],
+    ['perm:n=30,cols=31', 30, 31],
+    ['multimodal:rows=30,cols=5,lens=5/1,weights=1/1', 30, 5],
+    ['multimodal:rows=5,cols=3000,lens=600/2,weights=1/1', 5, 3000],
+  ];
+  for (const [text, rows, cols] of shapes) {
+    const m = generateMatrix(text, 2);
+    checkBasics(text, m);
+    assert.deepEqual([m.rows, m.cols], [rows, cols], text);
+  }
+});

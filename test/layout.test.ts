@@ -1,6 +1,6 @@
 // Repository layout rules: src/ has no import circle, and nothing outside dev/ uses dev/.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { test } from 'node:test';
@@ -60,4 +60,13 @@ test('no file outside dev/ uses dev/ (imports, includes, script paths); docs may
       return /(^|[\s'"(/.])dev\/(spgemm|spmm|README)/m.test(text) || /['"](\.\.\/)+dev\//.test(text);
     });
   assert.deepEqual(users.map((f) => relative(REPO, join(REPO, f))), []);
+});
+
+test('npm run dev runs the CLI from the sources through ts-node (--help)', () => {
+  const r = spawnSync(process.execPath, ['--loader', 'ts-node/esm', '--no-warnings=ExperimentalWarning', 'src/cli/dev.ts', '--help'], { cwd: REPO, encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^Usage: spbench \[options\] \[command\]/);
+  assert.match(r.stdout, /spgemm \[options\] \[files\.\.\.\]/);
+  const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  assert.match(pkg.scripts.dev, /--loader ts-node\/esm .*src\/cli\/dev\.ts$/, 'the dev script is what this test runs');
 });

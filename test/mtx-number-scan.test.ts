@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scanEnd, scanNumber } from '../src/matrix/number-scan.js';
 import { readMtx } from '../src/matrix/mtx-read.js';
-import { rng } from '../src/compare/stats.js'; // seeded mulberry32
+import { rng } from '../src/stats.js'; // seeded mulberry32
 import { scratchDir, writeText } from './mtx-helpers.js';
 
 const dir = scratchDir('mtx-number-scan');

@@ -1,13 +1,13 @@
 // The CPU reference backend, built through ensureExecutable and run on hand-computed cases.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { truncateSync, writeFileSync } from 'node:fs';
+import { readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { RuntimeFailure, UserError } from '../src/util/errors.js';
 import type { NativeLine, ResultLine } from '../src/native/protocol.js';
 import { runNative } from '../src/native/runner.js';
-import { A3, cpuExecutable, tempDir, writeSpb } from './native-fixtures.js';
+import { A3, cpuExecutable, tempDir, writeSpb, type SmallCsr } from './native-fixtures.js';
 
 let exe = '';
 let dir = '';
@@ -157,6 +157,71 @@ describe('spbench-cpu spgemm', () => {
     const l0 = await runNative(exe, ['spgemm', '--a', empty, '--precision', 'f64', '--dump-output']);
     assertVerifiedOk(results(l0)[0]);
     assert.deepEqual(dumpedCsr(l0), { row_ptr: [0, 0], col_idx: [], values: [] });
+  });
+});
+
+describe('spbench-cpu spgemm reference: rows:N, the cache, a planted fault', () => {
+  // 3000 rows (more than one chunk of the reference's threads): row i holds i, i+1 and, every 100th row, 400 columns
+  // spread over the matrix, so those rows have the most products.
+  const big = (): SmallCsr => {
+    const n = 3000, rowPtr = [0], colIdx: number[] = [], values: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const cols = new Set([i, (i + 1) % n]);
+      if (i % 100 === 0) for (let k = 0; k < 400; k++) cols.add((i * 7 + k * 13) % n);
+      for (const c of [...cols].sort((x, y) => x - y)) { colIdx.push(c); values.push(((c * 31 + i) % 17) / 8 - 1); }
+      rowPtr.push(colIdx.length);
+    }
+    return { rows: n, cols: n, rowPtr, colIdx, values };
+  };
+  const run = async (args: string[]) => results(await runNative(exe, ['spgemm', '--precision', 'f64', '--samples', '1', ...args]))[0];
+
+  it('rows:N checks N rows, the longest among them, and says so; the full check and rows:N agree on a good result', async () => {
+    const a = await writeSpb(dir, 'ref-big.spb', [big()]);
+    const full = await run(['--a', a]);
+    assertVerifiedOk(full);
+    const some = await run(['--a', a, '--reference', 'rows:40', '--verify-seed', '7']);
+    assert.equal(some.status, 'ok', JSON.stringify(some));
+    assert.equal(some.verify.checked, true);
+    assert.equal(some.verify.reference, 'cpu-f64 rows:40 (longest and seeded)');
+    const all = await run(['--a', a, '--reference', 'rows:5000']);
+    assert.equal(all.verify.reference, 'cpu-f64', 'rows:N beyond the rows of A checks every row');
+  });
+
+  it('a wrong value in the row with the most products fails the full check and every rows:N draw', async () => {
+    const a = await writeSpb(dir, 'ref-fault.spb', [big()]);
+    for (const ref of [[], ['--reference', 'rows:1'], ['--reference', 'rows:16', '--verify-seed', '3']]) {
+      const r = await run(['--a', a, '--inject-fault', ...ref]);
+      assert.equal(r.status, 'failed', `${ref.join(' ')}: ${JSON.stringify(r.verify)}`);
+      assert.match(r.verify.detail ?? '', /^value in row \d+, entry \d+: got /);
+    }
+    const none = await run(['--a', a, '--inject-fault', '--reference', 'none']);
+    assert.equal(none.verify.checked, false);
+  });
+
+  it('a full reference is cached by the operands and precision: the second run reads it; a corrupt entry is recomputed', async () => {
+    const cache = tempDir('refcache');
+    const a = await writeSpb(dir, 'ref-cache.spb', [big()]);
+    const first = await run(['--a', a, '--reference-cache', cache]);
+    assertVerifiedOk(first);
+    assert.equal(first.info?.reference_cached, undefined);
+    const files = readdirSync(cache).filter((f) => f.endsWith('.spb'));
+    assert.equal(files.length, 1, 'one reference file');
+    const second = await run(['--a', a, '--reference-cache', cache]);
+    assertVerifiedOk(second);
+    assert.equal(second.info?.reference_cached, 1);
+    const f32 = results(await runNative(exe, ['spgemm', '--a', a, '--precision', 'f32', '--samples', '1', '--reference-cache', cache]))[0];
+    assert.equal(f32.info?.reference_cached, undefined, 'another precision is another reference');
+    assert.equal(readdirSync(cache).filter((f) => f.endsWith('.spb')).length, 2);
+    truncateSync(join(cache, files[0]), 100);
+    const third = await run(['--a', a, '--reference-cache', cache, '--inject-fault']);
+    assert.equal(third.status, 'failed', 'the recomputed reference still catches a wrong value');
+    assert.equal(third.info?.reference_cached, undefined);
+  });
+
+  it('a bad --reference is a usage error', () => {
+    const r = spawnSync(exe, ['spgemm', '--a', join(dir, 'ref-big.spb'), '--reference', 'rows:0'], { encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--reference must be cpu, none or rows:N with N >= 1, got 'rows:0'/);
   });
 });
 

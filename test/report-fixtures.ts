@@ -1,7 +1,7 @@
 // Synthetic result files for the report, compare and suite tests (no GPU): seeded samples,
 // realistic shapes (an n_B sweep, per-matrix SpGEMM cases, failed and not-applicable methods).
 import type { CaseResult, MethodResult, ResultFile } from '../src/results/schema.js';
-import { median, rng } from '../src/compare/stats.js';
+import { median, rng } from '../src/stats.js';
 
 export const H100 = {
   index: 0, name: 'NVIDIA H100 80GB HBM3', cc: '9.0', sms: 132, smem_per_block: 49152, smem_per_block_optin: 232448,

@@ -185,3 +185,12 @@ test('per-matrix figures without any peer (CPU backend) plot GFLOPS and absolute
   assert.match(svg, />peak memory \(MiB\)</);
   assert.doesNotMatch(svg, /speedup/);
 });
+
+test('matrixName: SpGEMM cases are named by their operands, so a/m.mtx and b/m.mtx stay apart in figures', async () => {
+  const { matrixName } = await import('../src/report/model.js');
+  const c = (params: Record<string, string>, source: string) => ({ id: 'x', op: 'spgemm' as const, label: 'x', params, input: { source }, results: [] });
+  assert.equal(matrixName(c({ a: 'a/m.mtx', b: 'a/m.mtx' }, '/d/a/m.mtx')), 'a/m.mtx');
+  assert.equal(matrixName(c({ a: 'b/m.mtx', b: 'b/m.mtx' }, '/d/b/m.mtx')), 'b/m.mtx');
+  assert.equal(matrixName(c({ a: 'x.mtx', b: 'y.mtx' }, '/d/x.mtx')), 'x.mtx · y.mtx');
+  assert.equal(matrixName({ ...c({}, '/d/q/z.mtx'), op: 'spmm' }), 'z.mtx');
+});

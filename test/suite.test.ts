@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import type { RunSink, SpgemmRequest, SpmmRequest } from '../src/bench/api.js';
 import { ResultFile, type CaseResult } from '../src/results/schema.js';
 import { loadSuite, parseSuite } from '../src/suite/load.js';
-import { eta, runSuite, type Runners, type SuiteProgress, type SuiteSink } from '../src/suite/run.js';
+import { etaMs as eta } from '../src/util/duration.js';
+import { runSuite, type Runners, type SuiteSink } from '../src/suite/run.js';
+import type { ProgressEvent as SuiteProgress } from '../src/progress/event.js';
 import { runSuiteCommand } from '../src/suite/command.js';
 import { RuntimeFailure } from '../src/util/errors.js';
 import { method, resultFile } from './report-fixtures.js';
@@ -148,10 +150,10 @@ test('runSuite runs every case with its request and merges one valid result file
   assert.deepEqual([req.batch, req.dim, req.nnzRow, req.nb, req.mode, req.samples, req.backend], [[100], ['64'], ['1:5'], [16, 64], ['graph'], 12, 'cpu']);
   assert.deepEqual(sink.done, ['small', 'files', 'rmat']);
   // progress: cases done never goes back, the final report says 3/3, the ETA appears once work is done
-  const done = sink.seen.map((p) => p.casesDone);
+  const done = sink.seen.map((p) => p.done);
   assert.deepEqual(done, [...done].sort((a, b) => a - b));
-  assert.equal(sink.seen.at(-1)!.casesDone, 3);
-  assert.ok(sink.seen.some((p) => p.current === 'small' && p.etaMs !== null && p.etaMs > 0));
+  assert.equal(sink.seen.at(-1)!.done, 3);
+  assert.ok(sink.seen.some((p) => p.label === 'small' && p.etaMs != null && p.etaMs > 0));
   assert.equal(eta(1000, 0.25), 3000);
   assert.equal(eta(1000, 0), null);
 });
@@ -181,7 +183,9 @@ test('runSuiteCommand writes the merged result file with --json (plain progress 
   const file = ResultFile.parse(JSON.parse(readFileSync(out, 'utf8')));
   assert.equal(file.cases.length, 4);
   const text = lines.join('');
-  assert.match(text, /\[0\/3\] demo: small \(spmm batch 100 .*\) · elapsed \d+ s · ETA/);
+  // the one progress line of spbench (src/progress/event.ts): no ETA before a case has finished
+  assert.match(text, /\[0\/3\] demo: small \(spmm batch 100 .*\) · elapsed \d+ s\n/);
+  assert.match(text, /\[1\/3\] demo: files \(spmm matrices 1 .*\) · elapsed \d+ s · ETA \d+ s\n/);
   assert.match(text, /done rmat: 1 case\(s\), 1 result\(s\)/);
   assert.match(text, /wrote 4 case\(s\) of suite "demo" to/);
 });
@@ -208,6 +212,7 @@ const SAME_REFUSAL: [string[], Record<string, unknown>, string][] = [
   [['spgemm', '--gen', 'rmat:scale=abc,ef=2'], { op: 'spgemm', gen: 'rmat:scale=abc,ef=2' }, 'bad generator spec "rmat:scale=abc,ef=2": scale=abc is not a non-negative integer'],
   [['spmm', '--nb', '0'], { op: 'spmm', nb: 0 }, "--nb: '0' is not a positive integer"],
   [['spmm', '--matrices', '/no/such/graphs'], { op: 'spmm', matrices: '/no/such/graphs' }, "--matrices: '/no/such/graphs' does not exist"],
+  [['spgemm', '--gen', 'banded:n=9,bw=1', '--verify', 'rows:0'], { op: 'spgemm', gen: 'banded:n=9,bw=1', verify: 'rows:0' }, "--verify: expected full, none or rows:N (N >= 1 rows checked), received 'rows:0'"],
   [['spgemm', '--gen', 'banded:n=9,bw=1', '--gen-b', 'banded:n=0,bw=1'], { op: 'spgemm', gen: 'banded:n=9,bw=1', gen_b: 'banded:n=0,bw=1' }, 'bad generator spec "banded:n=0,bw=1": n=0 must be from 1 to 2147483647'],
   [['spgemm', '--gen', 'banded:n=9,bw=1', 'banded:n=8,bw=1', '--gen-b', 'banded:n=9,bw=1'], { op: 'spgemm', gen: ['banded:n=9,bw=1', 'banded:n=8,bw=1'], gen_b: 'banded:n=9,bw=1' }, '--gen-b: needs exactly one --gen (the A of A·B) and no matrix files, got 2 --gen and 0 file(s)'],
 ];

@@ -2,10 +2,12 @@
 // Inputs are passed already rounded to the precision under test, so the reference sees the same data.
 #pragma once
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 #include "binfmt.hpp"
 
@@ -59,27 +61,62 @@ inline int64_t spgemm_products(const Csr& A, const Csr& B) {
   return p;
 }
 
-// Gustavson SpGEMM in float64 with sorted output columns; absC holds sum|a*b| per output entry.
-inline Csr ref_spgemm(const Csr& A, const Csr& B, std::vector<double>* absC = nullptr) {
-  Csr C;
-  C.rows = A.rows; C.cols = B.cols;
-  C.row_ptr.assign(A.rows + 1, 0);
-  std::vector<int64_t> mark(size_t(B.cols), -1);
-  std::vector<double> acc(size_t(B.cols), 0.0), accAbs(size_t(B.cols), 0.0);
-  std::vector<int64_t> cols;
-  for (int64_t r = 0; r < A.rows; ++r) {
-    cols.clear();
-    for (int64_t k = A.row_ptr[r]; k < A.row_ptr[r + 1]; ++k) {
-      const int64_t a = A.col_idx[k]; const double av = A.values[k];
-      for (int64_t l = B.row_ptr[a]; l < B.row_ptr[a + 1]; ++l) {
-        const int64_t c = B.col_idx[l];
-        if (mark[c] != r) { mark[c] = r; acc[c] = 0; accAbs[c] = 0; cols.push_back(c); }
-        acc[c] += av * B.values[l]; accAbs[c] += std::fabs(av * B.values[l]);
+// Gustavson SpGEMM in float64 with sorted output columns, over the rows `rows` of A (all rows when empty: C has
+// A.rows rows; else C has rows.size() rows, in that order); absC holds sum|a*b| per output entry. The rows are cut
+// into chunks that `threads` workers take in turn (0: the machine's cores); each row is summed in the same order
+// whatever the split, so the result does not depend on the thread count.
+inline Csr ref_spgemm(const Csr& A, const Csr& B, std::vector<double>* absC = nullptr, const std::vector<int64_t>& rows = {},
+                      unsigned threads = 0) {
+  const int64_t nr = rows.empty() ? A.rows : int64_t(rows.size());
+  auto row_of = [&](int64_t i) { return rows.empty() ? i : rows[size_t(i)]; };
+  const int64_t chunk = 2048;
+  const int64_t nchunks = (nr + chunk - 1) / chunk;
+  struct Part { std::vector<int64_t> cnt, col; std::vector<double> val, abs; };
+  std::vector<Part> parts(static_cast<size_t>(nchunks));
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = unsigned(std::min<int64_t>(threads, std::max<int64_t>(1, nchunks)));
+  std::atomic<int64_t> next{0};
+  auto work = [&] {
+    std::vector<int64_t> mark(size_t(B.cols), -1);
+    std::vector<double> acc(size_t(B.cols), 0.0), accAbs(size_t(B.cols), 0.0);
+    std::vector<int64_t> cols;
+    for (int64_t ch; (ch = next.fetch_add(1)) < nchunks;) {
+      Part& p = parts[size_t(ch)];
+      for (int64_t i = ch * chunk; i < std::min(nr, (ch + 1) * chunk); ++i) {
+        const int64_t r = row_of(i);
+        cols.clear();
+        for (int64_t k = A.row_ptr[r]; k < A.row_ptr[r + 1]; ++k) {
+          const int64_t a = A.col_idx[k]; const double av = A.values[k];
+          for (int64_t l = B.row_ptr[a]; l < B.row_ptr[a + 1]; ++l) {
+            const int64_t c = B.col_idx[l];
+            if (mark[c] != i) { mark[c] = i; acc[c] = 0; accAbs[c] = 0; cols.push_back(c); }
+            acc[c] += av * B.values[l]; accAbs[c] += std::fabs(av * B.values[l]);
+          }
+        }
+        std::sort(cols.begin(), cols.end());
+        for (int64_t c : cols) { p.col.push_back(c); p.val.push_back(acc[c]); if (absC) p.abs.push_back(accAbs[c]); }
+        p.cnt.push_back(int64_t(cols.size()));
       }
     }
-    std::sort(cols.begin(), cols.end());
-    for (int64_t c : cols) { C.col_idx.push_back(c); C.values.push_back(acc[c]); if (absC) absC->push_back(accAbs[c]); }
-    C.row_ptr[r + 1] = int64_t(C.col_idx.size());
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  Csr C;
+  C.rows = nr; C.cols = B.cols;
+  C.row_ptr.assign(size_t(nr) + 1, 0);
+  size_t total = 0;
+  for (const Part& p : parts) total += p.col.size();
+  C.col_idx.reserve(total); C.values.reserve(total);
+  if (absC) { absC->clear(); absC->reserve(total); }
+  int64_t i = 0;
+  for (Part& p : parts) {
+    for (int64_t n : p.cnt) { C.row_ptr[size_t(i) + 1] = C.row_ptr[size_t(i)] + n; ++i; }
+    C.col_idx.insert(C.col_idx.end(), p.col.begin(), p.col.end());
+    C.values.insert(C.values.end(), p.val.begin(), p.val.end());
+    if (absC) absC->insert(absC->end(), p.abs.begin(), p.abs.end());
+    std::vector<int64_t>().swap(p.cnt); std::vector<int64_t>().swap(p.col); std::vector<double>().swap(p.val); std::vector<double>().swap(p.abs);
   }
   return C;
 }

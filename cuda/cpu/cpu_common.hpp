@@ -116,6 +116,7 @@ struct Result {
   double max_err = std::numeric_limits<double>::quiet_NaN();
   double tol = 1;
   std::string detail;
+  std::string reference = "cpu-f64";  // what the check compared with (e.g. a sample of rows)
   std::map<std::string, double> breakdown_ms;
   std::map<std::string, double> info;
 
@@ -125,7 +126,7 @@ struct Result {
     Json vj;
     vj.boolean("checked", checked).boolean("passed", passed);
     if (checked && std::isfinite(max_err)) vj.num("max_rel_err", max_err); else vj.null("max_rel_err");
-    vj.num("tol", tol).str("reference", "cpu-f64");
+    vj.num("tol", tol).str("reference", reference);
     if (!detail.empty()) vj.str("detail", detail);
     Json j;
     j.str("type", "result").str("op", op).str("method", method).str("family", "reference").raw("params", pj.done());

@@ -18,7 +18,7 @@ const char* kUsage =
     "usage: spbench-cpu spmm --input BATCH.spb --nb 16,64 --precision f32|f64 --methods all|cpu-csr,cpu-coo\n"
     "                        [--mode kernel|e2e|graph] [--warmup N] [--samples N] [--layout row|col] [--seed S]\n"
     "       spbench-cpu spgemm --a A.spb [--b B.spb] --precision f32|f64 --methods all|cpu-gustavson\n"
-    "                        [--warmup N] [--samples N] [--breakdown] [--explain] [--reference cpu|none]\n";
+    "                        [--warmup N] [--samples N] [--breakdown] [--explain] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]\n";
 
 std::string one_of(const Args& a, const std::string& key, const std::string& def, const std::vector<std::string>& allowed) {
   std::string v = a.get(key, def);
@@ -90,7 +90,8 @@ int run(int argc, char** argv) {
     o.common = common_options(a, spgemm_methods(), 2, 10);
     o.breakdown = a.has("breakdown");
     o.explain = a.has("explain");
-    o.reference = one_of(a, "reference", "cpu", {"cpu", "none"}) == "cpu";
+    o.reference = parse_reference(a.get("reference", "cpu"), uint64_t(a.integer("verify-seed", 1)), a.get("reference-cache"));
+    o.fault = a.has("inject-fault");
     o.dump = a.has("dump-output");
     const std::vector<Csr> fa = read_input(pa);
     const Csr& A = single_matrix(fa, pa);

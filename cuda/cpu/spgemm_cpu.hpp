@@ -6,13 +6,16 @@
 #include <string>
 #include <vector>
 #include "cpu_common.hpp"
+#include "../common/spgemm_check.hpp"
 
 namespace spb::cpu {
 
 struct SpgemmOptions {
   Common common;
-  bool breakdown = false, explain = false, reference = true;
+  bool breakdown = false, explain = false;
+  ReferenceSpec reference;  // --reference cpu|none|rows:N, --reference-cache DIR, --verify-seed S
   bool dump = false;  // --dump-output: a log line with C in CSR (tests)
+  bool fault = false; // --inject-fault: the last value of the row with the most products is off by one (tests the check)
 };
 
 inline const std::vector<std::string>& spgemm_methods() {
@@ -96,24 +99,6 @@ std::map<std::string, double> gustavson(const MatT<T>& A, const MatT<T>& B, MatT
 }
 
 // Same pattern as the reference (row lengths, then columns), then values within tol.
-template <typename T>
-void verify_spgemm(Result& r, const MatT<T>& C, const Csr& ref, const std::vector<double>& absC, double tol) {
-  r.checked = true; r.tol = tol;
-  auto fail = [&](const std::string& d) { r.passed = false; r.status = "failed"; r.detail = d; r.max_err = std::numeric_limits<double>::quiet_NaN(); };
-  for (int64_t row = 0; row < ref.rows; ++row) {
-    const int64_t n = C.row_ptr[size_t(row) + 1] - C.row_ptr[size_t(row)], want = ref.row_ptr[row + 1] - ref.row_ptr[row];
-    if (n != want) return fail("row " + std::to_string(row) + " has " + std::to_string(n) + " entries, the reference has " + std::to_string(want));
-  }
-  for (int64_t p = 0; p < ref.nnz(); ++p)
-    if (C.col_idx[size_t(p)] != ref.col_idx[size_t(p)]) {
-      const int64_t row = int64_t(std::upper_bound(ref.row_ptr.begin(), ref.row_ptr.end(), p) - ref.row_ptr.begin()) - 1;
-      return fail("row " + std::to_string(row) + ": column " + std::to_string(C.col_idx[size_t(p)]) + " where the reference has " +
-                  std::to_string(ref.col_idx[size_t(p)]) + " (pattern differs or columns unsorted)");
-    }
-  ErrReport e = max_norm_err(C.val.data(), ref.values.data(), absC.data(), ref.nnz());
-  judge(r, e, tol, e.where >= 0 ? "entry " + std::to_string(e.where) : "values");
-}
-
 inline double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -131,14 +116,12 @@ void run_spgemm_t(const Csr& a_in, const Csr& b_in, bool same, const SpgemmOptio
   for (double& v : ar.values) v = round_to(v, f32);
   for (double& v : br.values) v = round_to(v, f32);
   const int64_t products = spgemm_products(ar, br);
-  std::vector<double> absC;
-  Csr ref;
-  if (o.reference) ref = ref_spgemm(ar, br, &absC);
+  const SpgemmReference ref = make_reference(ar, br, o.reference, int(sizeof(T)));
 
   if (o.explain) {
     std::string rows = "[[\"rows of A\"," + jnum(a_in.rows) + "],[\"cols of B\"," + jnum(b_in.cols) + "],[\"nnz(A)\"," + jnum(double(a_in.nnz())) +
                        "],[\"nnz(B)\"," + jnum(double(b_in.nnz())) + "],[\"products\"," + jnum(double(products)) + "],[\"threads\"," + jnum(threads()) + "]";
-    if (o.reference) rows += ",[\"nnz(C)\"," + jnum(double(ref.nnz())) + "]";
+    if (ref.have && ref.rows.empty()) rows += ",[\"nnz(C)\"," + jnum(double(ref.c.nnz())) + "]";
     rows += "]";
     Json().str("type", "explain").str("op", "spgemm").str("title", "cpu-gustavson: problem size").raw("columns", "[\"quantity\",\"value\"]").raw("rows", rows).emit();
   }
@@ -168,6 +151,15 @@ void run_spgemm_t(const Csr& a_in, const Csr& b_in, bool same, const SpgemmOptio
           for (const auto& kv : t) phases[kv.first].push_back(kv.second);
       });
       const int64_t nnzc = C.row_ptr.back();
+      if (o.fault && nnzc > 0) {
+        int64_t worst = 0, most = -1;
+        for (int64_t r = 0; r < A.rows; ++r) {
+          int64_t p = 0;
+          for (int32_t k = A.row_ptr[size_t(r)]; k < A.row_ptr[size_t(r) + 1]; ++k) p += B.row_ptr[size_t(A.col_idx[size_t(k)]) + 1] - B.row_ptr[size_t(A.col_idx[size_t(k)])];
+          if (p > most && C.row_ptr[size_t(r) + 1] > C.row_ptr[size_t(r)]) { most = p; worst = r; }
+        }
+        C.val[size_t(C.row_ptr[size_t(worst) + 1] - 1)] += T(1);
+      }
       res.info["nnz_c"] = double(nnzc);
       res.bytes_moved = csr_bytes(A.rows, int64_t(A.val.size()), sizeof(T)) + (same ? 0.0 : csr_bytes(B.rows, int64_t(B.val.size()), sizeof(T))) +
                         csr_bytes(C.rows, nnzc, sizeof(T));
@@ -176,8 +168,15 @@ void run_spgemm_t(const Csr& a_in, const Csr& b_in, bool same, const SpgemmOptio
                            double(threads()) * double(B.cols) * double(sizeof(int32_t) * 2 + sizeof(double));
       if (o.breakdown)
         for (const auto& kv : phases) res.breakdown_ms[kv.first] = median(kv.second);
-      if (o.reference) verify_spgemm(res, C, ref, absC, r.tol);
-      else res.detail = "not checked: --reference none";
+      if (ref.have) {
+        const SpgemmCheck chk = check_spgemm(ref, C.rows, C.row_ptr.data(), C.col_idx.data(), C.val.data(), r.tol);
+        res.checked = true; res.passed = chk.passed; res.reference = ref.label;
+        res.max_err = chk.passed ? chk.err : std::numeric_limits<double>::quiet_NaN();
+        if (!chk.passed) { res.status = "failed"; res.detail = chk.detail; }
+        if (ref.from_cache) res.info["reference_cached"] = 1;
+      } else {
+        res.detail = "not checked: --reference none";
+      }
       if (o.dump) {
         auto arr = [](const auto& v) { std::string s = "["; for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + jnum(double(v[i])); return s + "]"; };
         emit_log("info", method + " C row_ptr=" + arr(C.row_ptr) + " col_idx=" + arr(C.col_idx) + " values=" + arr(C.val));

@@ -1,7 +1,10 @@
 // spbench-spgemm-cuda: hash SpGEMM (ours) and cuSPARSE SpGEMM on the same inputs, verified against the
 // CPU Gustavson reference, timed as the whole SpGEMM (CSR inputs on the device -> CSR output on the
-// device, C's allocation included). Protocol: docs/native-protocol.md. Links cusparse.
+// device, C's allocation included). Protocol: docs/native-protocol.md. Links cusparse
+// (-DSPB_NO_PEERS builds without cuSPARSE, for compile checks where its headers are missing).
+// The CPU reference runs on a host thread while the GPU methods run; the first check waits for it.
 #include <algorithm>
+#include <future>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -14,7 +17,10 @@
 #include "../common/gpu_env.cuh"
 #include "../common/json.hpp"
 #include "../common/reference.hpp"
+#include "../common/spgemm_check.hpp"
+#ifndef SPB_NO_PEERS
 #include "../peers/spgemm_cusparse.cuh"
+#endif
 #include "../spgemm/hash_spgemm.cuh"
 
 using namespace spb;
@@ -26,7 +32,8 @@ struct Options {
   std::string a_path, b_path, precision;
   std::vector<std::string> methods;
   int warmup = 2, samples = 10;
-  bool breakdown = false, explain = false, reference = true;
+  bool breakdown = false, explain = false;
+  ReferenceSpec reference;
   float chunk_fraction = 0.2f;
   int device = 0;  // --device N: the CUDA device this process uses
 };
@@ -65,45 +72,19 @@ struct DeviceMatrix {
   ~DeviceMatrix() { cudaFree(d.rp); cudaFree(d.ci); cudaFree(d.v); }
 };
 
-struct Reference {
-  bool have = false;
-  Csr c;
-  std::vector<double> absc;
-};
-
-struct VerifyOut { bool passed = false; double err = 0; std::string detail; };
-
 template <typename T>
-VerifyOut verify(const DevCsr<T>& C, const Reference& ref) {
-  VerifyOut o;
-  const Csr& R = ref.c;
-  if (C.rows != R.rows || C.cols != R.cols) { o.detail = "shape differs"; return o; }
-  std::vector<int> rp(size_t(C.rows) + 1);
-  CUDA_CHECK(cudaMemcpy(rp.data(), C.rp, sizeof(int) * rp.size(), cudaMemcpyDeviceToHost));
-  for (size_t i = 0; i < rp.size(); ++i)
-    if (rp[i] != R.row_ptr[i]) { o.detail = "row pointer " + std::to_string(i) + " is " + std::to_string(rp[i]) + ", reference " + std::to_string(R.row_ptr[i]); return o; }
-  if (C.nnz != R.nnz()) { o.detail = "nnz " + std::to_string(C.nnz) + ", reference " + std::to_string(R.nnz()); return o; }
-  std::vector<int> ci(size_t(C.nnz));
+SpgemmCheck verify(const DevCsr<T>& C, const SpgemmReference& ref) {
+  if (C.cols != ref.c.cols) return SpgemmCheck{false, 0, "C has " + std::to_string(C.cols) + " columns, the reference " + std::to_string(ref.c.cols)};
+  std::vector<int> rp(size_t(C.rows) + 1), ci(size_t(C.nnz));
   std::vector<T> v(size_t(C.nnz));
+  CUDA_CHECK(cudaMemcpy(rp.data(), C.rp, sizeof(int) * rp.size(), cudaMemcpyDeviceToHost));
   if (C.nnz) {
     CUDA_CHECK(cudaMemcpy(ci.data(), C.ci, sizeof(int) * ci.size(), cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaMemcpy(v.data(), C.v, sizeof(T) * v.size(), cudaMemcpyDeviceToHost));
   }
-  for (size_t k = 0; k < ci.size(); ++k)
-    if (ci[k] != R.col_idx[k]) {
-      int64_t row = std::upper_bound(R.row_ptr.begin(), R.row_ptr.end(), int64_t(k)) - R.row_ptr.begin() - 1;
-      o.detail = "column pattern differs in row " + std::to_string(row) + " at entry " + std::to_string(k) + ": got " + std::to_string(ci[k]) + ", reference " + std::to_string(R.col_idx[k]);
-      return o;
-    }
-  ErrReport e = max_norm_err(v.data(), R.values.data(), ref.absc.data(), int64_t(v.size()));
-  o.err = e.finite ? e.max_err : 0;
-  const double tol = default_tol(sizeof(T) == 4);
-  if (!e.finite) { o.detail = "non-finite value at entry " + std::to_string(e.where) + " (unwritten output?)"; return o; }
-  if (e.max_err > tol) { o.detail = "value at entry " + std::to_string(e.where) + ": got " + std::to_string(e.got) + ", reference " + std::to_string(e.want); return o; }
-  o.passed = true;
-  return o;
+  if (rp[size_t(C.rows)] != C.nnz) return SpgemmCheck{false, 0, "row pointer ends at " + std::to_string(rp[size_t(C.rows)]) + " but C has " + std::to_string(C.nnz) + " entries"};
+  return check_spgemm(ref, C.rows, rp.data(), ci.data(), v.data(), default_tol(sizeof(T) == 4));
 }
-
 
 template <typename T>
 int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) {
@@ -117,12 +98,18 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
   cudaStream_t s;
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   TrackingAllocator al(s);
+#ifndef SPB_NO_PEERS
   CusparseSpgemm<T> cs(s);
+#endif
   int rt = 0, drv = 0, dev = 0;
   CUDA_CHECK(cudaRuntimeGetVersion(&rt)); CUDA_CHECK(cudaDriverGetVersion(&drv)); CUDA_CHECK(cudaGetDevice(&dev));
   Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", exe)
       .raw("devices", "[" + gpu_json(dev) + "]")
+#ifndef SPB_NO_PEERS
       .raw("cuda", Json().str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv)).str("cusparse", cusparse_version_text(cs.version())).done())
+#else
+      .raw("cuda", Json().str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv)).done())
+#endif
       .emit();
 
   std::map<std::string, std::unique_ptr<HashSpgemm<T>>> ours;
@@ -144,8 +131,11 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
   }
 
   const long long products = spgemm_products(A, B);
-  Reference ref;
-  if (opt.reference) { ref.c = ref_spgemm(A, B, &ref.absc); ref.have = true; }
+  // the reference on a host thread (it may take seconds to minutes on large products) while the GPU methods run
+  std::future<SpgemmReference> ref_job = std::async(std::launch::async, [&] { return make_reference(A, B, opt.reference, int(sizeof(T))); });
+  SpgemmReference ref;
+  bool ref_ready = false;
+  auto reference = [&]() -> const SpgemmReference& { if (!ref_ready) { ref = ref_job.get(); ref_ready = true; } return ref; };
   DeviceMatrix<T> dA(A), dB(B);
   const DevCsr<T>& a = dA.d;
   std::unique_ptr<DeviceMatrix<T>> dBown;
@@ -158,18 +148,27 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
   const double tol = default_tol(sizeof(T) == 4);
   for (const std::string& m : opt.methods) {
     const bool is_ours = ours.count(m) != 0;
+#ifndef SPB_NO_PEERS
     const CusparseMethod* peer = nullptr;
     for (const auto& cm : cusparse_methods()) if (m == cm.name) peer = &cm;
+    const bool chunked = peer && (peer->alg == CusparseAlg::Alg2 || peer->alg == CusparseAlg::Alg3);
+#else
+    const bool chunked = false;
+#endif
     auto run_once = [&](DevCsr<T>& C, std::map<std::string, double>* bd) {
-      if (is_ours) ours[m]->run(a, *bp, C, al, bd);
-      else cs.run(peer->alg, a, *bp, C, al, opt.chunk_fraction);
+      if (is_ours) { ours[m]->run(a, *bp, C, al, bd); return; }
+#ifndef SPB_NO_PEERS
+      cs.run(peer->alg, a, *bp, C, al, opt.chunk_fraction);
+#else
+      throw std::runtime_error(m + " is not built in (compiled without cuSPARSE)");
+#endif
     };
     auto release = [&](DevCsr<T>& C) { al.free(C.rp); al.free(C.ci); al.free(C.v); C = DevCsr<T>{}; };
     std::string status = "ok", reason;
     std::vector<double> samples;
     std::map<std::string, double> bd;
-    VerifyOut vo;
-    long long nnzc = ref.have ? ref.c.nnz() : -1;
+    SpgemmCheck vo;
+    long long nnzc = -1;
     size_t peak = 0;
     try {
       DevCsr<T> C;
@@ -179,7 +178,7 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
       CUDA_CHECK(cudaStreamSynchronize(s));
       peak = std::max(peak, al.peak_since_begin());
       nnzc = C.nnz;
-      if (ref.have) { vo = verify(C, ref); if (!vo.passed) status = "failed"; }
+      if (reference().have) { vo = verify(C, ref); if (!vo.passed) status = "failed"; }
       release(C);
       if (status == "ok") {
         for (int i = 0; i < opt.warmup; ++i) { al.begin(); run_once(C, nullptr); release(C); peak = std::max(peak, al.peak_since_begin()); }
@@ -209,9 +208,11 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
     params.str("precision", sizeof(T) == 4 ? "f32" : "f64").str("a", base_name(opt.a_path)).str("b", opt.b_path.empty() ? "A" : base_name(opt.b_path))
         .integer("rows", A.rows).integer("inner", A.cols).integer("cols", B.cols).integer("nnz_a", A.nnz()).integer("nnz_b", B.nnz()).integer("products", products);
     Json v;
+    reference();  // an error before the check still reports which reference the run had
+    if (nnzc < 0 && ref.have && ref.rows.empty()) nnzc = ref.c.nnz();
     v.boolean("checked", ref.have && (status == "ok" || status == "failed")).boolean("passed", status == "ok");
     if (ref.have && (status == "ok" || status == "failed")) v.num("max_rel_err", vo.err); else v.null("max_rel_err");
-    v.num("tol", tol).str("reference", ref.have ? "cpu-f64" : "none");
+    v.num("tol", tol).str("reference", ref.have ? ref.label : "none");
     if (!vo.detail.empty()) v.str("detail", vo.detail);
     Json r;
     r.str("type", "result").str("op", "spgemm").str("method", m).str("family", m == "hash" ? "paper" : is_ours ? "ours" : "peer")
@@ -223,7 +224,8 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
     if (!bd.empty()) { Json bj; for (auto& kv : bd) bj.num(kv.first, kv.second); r.raw("breakdown_ms", bj.done()); }
     Json info;
     info.integer("nnz_c", nnzc).str("alloc", "cudaMallocAsync pool (release threshold max), tracked");
-    if (peer && (peer->alg == CusparseAlg::Alg2 || peer->alg == CusparseAlg::Alg3)) info.num("chunk_fraction", opt.chunk_fraction);
+    if (chunked) info.num("chunk_fraction", opt.chunk_fraction);
+    if (ref.from_cache) info.integer("reference_cached", 1);
     r.raw("info", info.done());
     r.emit();
   }
@@ -237,7 +239,7 @@ int main(int argc, char** argv) {
   Options opt;
   try {
     Args args(argc, argv);
-    if (args.command() != "spgemm") throw std::invalid_argument("usage: spbench-spgemm-cuda spgemm --a A.spb [--b B.spb] --precision f32|f64 --methods all|m1,m2 --warmup N --samples N [--breakdown] [--explain] [--reference cpu|none]");
+    if (args.command() != "spgemm") throw std::invalid_argument("usage: spbench-spgemm-cuda spgemm --a A.spb [--b B.spb] --precision f32|f64 --methods all|m1,m2 --warmup N --samples N [--breakdown] [--explain] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]");
     opt.a_path = args.need("a");
     opt.b_path = args.get("b");
     opt.precision = args.get("precision", "f32");
@@ -251,9 +253,9 @@ int main(int argc, char** argv) {
     if (opt.warmup < 0 || opt.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
     opt.breakdown = args.has("breakdown");
     opt.explain = args.has("explain");
-    const std::string r = args.get("reference", "cpu");
-    if (r != "cpu" && r != "none") throw std::invalid_argument("--reference must be cpu or none, got '" + r + "'");
-    opt.reference = r == "cpu";
+    opt.reference = parse_reference(args.get("reference", "cpu"), uint64_t(args.integer("verify-seed", 1)), args.get("reference-cache"));
+    // leave two cores to the GPU methods' host side while the reference runs beside them
+    opt.reference.threads = std::max(1u, std::thread::hardware_concurrency() - std::min(2u, std::thread::hardware_concurrency()));
     opt.chunk_fraction = float(args.real("chunk-fraction", 0.2));
     opt.device = int(args.integer("device", 0));
     if (opt.device < 0) throw std::invalid_argument("--device must be >= 0, got " + std::to_string(opt.device));

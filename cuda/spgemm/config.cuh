@@ -66,8 +66,13 @@ inline HashOptions opt_options() {
   // Long rows (more than 4096 nonzeros of A) split into windows of products over many blocks: OFF by default. Its first
   // version (A-nonzero segments, bitmap atomics) was verified on the H100 but slower than the dense chunks on the
   // long-row classes (docs/spgemm-notes.md, v7); the product-window version compiled but has not run on a GPU yet.
-  // SPB_SPGEMM_LONG=1 turns it on, for the A/B of the next GPU session.
-  if (const char* on = std::getenv("SPB_SPGEMM_LONG")) if (std::string(on) == "1") o.long_nnz = 4096;
+  // SPB_SPGEMM_LONG=1 turns it on, for the A/B of the next GPU session; SPB_SPGEMM_LONG=N > 1 sets the threshold
+  // (tests send many rows down the path with a small one).
+  if (const char* on = std::getenv("SPB_SPGEMM_LONG")) {
+    const int v = std::atoi(on);
+    if (v == 1) o.long_nnz = 4096;
+    else if (v > 1) o.long_nnz = v;
+  }
   // a warp copies a direct row in at most 256 coalesced steps; longer B rows take the chunked paths
   o.direct_max = 8192;
   // diagnosis only: SPB_SPGEMM_OFF=pieces,bounds,bucket,long,direct turns v6's changes off one by one (A/B on one build)

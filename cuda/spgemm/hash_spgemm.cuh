@@ -228,12 +228,15 @@ class HashSpgemm {
     w.rcnt = static_cast<int*>(w.tmp(sizeof(int) * size_t(w.nlong) * w.nranges));
     w.lflags = static_cast<unsigned char*>(w.tmp(size_t(w.lbatch) * w.fstride));
     w.lvals = static_cast<T*>(w.tmp(size_t(w.lbatch) * w.n * sizeof(T)));
-    const dim3 g(w.maxseg, w.nlong);
-    k_long_prefix<<<g, kLongBlock, 0, main_>>>(w.lrow, w.loff, w.A.rp, w.A.ci, w.B.rp, w.pre, segtot, w.maxseg);
-    CUDA_CHECK_LAUNCH();
-    k_long_prefix_fix<<<g, kLongBlock, 0, main_>>>(w.lrow, w.loff, w.A.rp, w.pre, segtot, w.maxseg, w.lprod, w.prod,
-                                                   reinterpret_cast<unsigned long long*>(w.small + kTotal), w.small + kOverflow);
-    CUDA_CHECK_LAUNCH();
+    for (int d0 = 0; d0 < w.nlong; d0 += 65535) {  // gridDim.y is at most 65535
+      const dim3 g(w.maxseg, std::min(65535, w.nlong - d0));
+      long long* st = segtot + size_t(d0) * w.maxseg;
+      k_long_prefix<<<g, kLongBlock, 0, main_>>>(w.lrow + d0, w.loff + d0, w.A.rp, w.A.ci, w.B.rp, w.pre, st, w.maxseg);
+      CUDA_CHECK_LAUNCH();
+      k_long_prefix_fix<<<g, kLongBlock, 0, main_>>>(w.lrow + d0, w.loff + d0, w.A.rp, w.pre, st, w.maxseg, w.lprod + d0, w.prod,
+                                                     reinterpret_cast<unsigned long long*>(w.small + kTotal), w.small + kOverflow);
+      CUDA_CHECK_LAUNCH();
+    }
   }
   // Blocks a long row gets in the walk: enough for the whole GPU over the batch (each loops over its windows).
   int long_blocks(int nb) const { return std::max(1, sms_ * 8 / nb); }

@@ -4,10 +4,11 @@
 #   check   build, doctor, GPU tests, sanitizers, the acceptance commands
 #   paper   the paper's SpMM figure grids (reports/suites/paper-spmm.json) and their report
 #   spgemm  the SpGEMM matrix set (reports/suites/spgemm.json) and its report
+#   spgemm-wide, spmm-wide  the structure-class SpGEMM set and the SpMM grid beyond the paper (issues 9, 10)
 #   smoke   the CI smoke suite twice (baseline, then an unchanged rerun) and compare
 # Everything lands in $OUT/<phases>.tgz plus a one-line status per step on stdout.
 set -u
-[ $# -ge 1 ] || { echo "usage: gpu-session.sh check|paper|spgemm|smoke ..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: gpu-session.sh check|paper|spgemm|spgemm-wide|spmm-wide|smoke ..." >&2; exit 2; }
 phase=$(IFS=-; echo "$*")
 : "${OUT:?OUT must be set}"
 source .carry/node-env.sh
@@ -50,8 +51,9 @@ smoke)
   step smoke-new sb run reports/suites/ci-smoke.json --backend cuda --json "$R/ci-smoke-new.json"
   step smoke-compare sb compare "$R/ci-smoke.json" "$R/ci-smoke-new.json" --strict-env --markdown "$R/ci-smoke-compare.md"
   ;;
-paper|spgemm)
+paper|spgemm|spgemm-wide|spmm-wide)
   suite=$p; [ "$p" = paper ] && suite=paper-spmm
+  [ -f "reports/suites/$suite.json" ] || { echo "no suite reports/suites/$suite.json" | tee -a "$R/steps.txt"; continue; }
   step "suite-$suite" sb run "reports/suites/$suite.json" --backend cuda --json "$R/$suite.json"
   for f in md html; do [ -f "$R/$suite.json" ] && step "report-$suite-$f" sb report "$R/$suite.json" --format $f -o "$R/$suite.$f"; done
   ;;

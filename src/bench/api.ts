@@ -1,17 +1,10 @@
 // What the spmm / spgemm commands and suites ask the core to run. The CLI and `spbench run` both
 // build these requests; src/bench/spmm-run.ts and spgemm-run.ts carry them out.
 import type { CaseResult } from '../results/schema.js';
+import type { ProgressEvent } from '../progress/event.js';
+import type { ExplainLine } from '../native/protocol.js';
+import type { BackendChoice, Layout, Precision, TimingMode } from '../kinds.js';
 
-export const OPS = ['spmm', 'spgemm'] as const;
-export type Op = (typeof OPS)[number];
-export const PRECISIONS = ['f32', 'f64'] as const;
-export type Precision = (typeof PRECISIONS)[number];
-export const TIMING_MODES = ['kernel', 'e2e', 'graph'] as const;
-export type TimingMode = (typeof TIMING_MODES)[number];
-export const LAYOUTS = ['row', 'col'] as const;
-export type Layout = (typeof LAYOUTS)[number];
-export const BACKENDS = ['auto', 'cpu', 'cuda'] as const;
-export type BackendChoice = (typeof BACKENDS)[number];
 
 export interface SpmmRequest {
   batch: number[]; // batch sizes to sweep
@@ -43,21 +36,27 @@ export interface SpgemmRequest {
   samples: number;
   breakdown: boolean;
   explain: boolean;
+  verify: VerifyMode;
   repeat?: number; // separate native process runs on the same inputs (default 1)
   backend: BackendChoice;
   device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
 }
 
-export interface RunProgress {
-  done: number; // cases finished
-  total: number;
-  label: string; // current case
-  elapsedMs: number;
-}
+/**
+ * How results are checked against the CPU float64 reference: every row ('full', the reference cached by the
+ * operands' content so a second run or --repeat reads it), `rows:N` (N rows: the longest by products and the rest
+ * drawn from the seed; for products whose full reference takes too long) or not at all ('none').
+ */
+export type VerifyMode = 'full' | 'none' | `rows:${number}`;
 
 /** Receives events while a request runs; renderers (ink, plain lines, JSON) implement it. */
 export interface RunSink {
-  progress(p: RunProgress): void;
+  progress(p: ProgressEvent): void;
   caseDone(c: CaseResult): void;
   log(message: string): void;
+}
+
+/** A RunSink that may also receive derived-parameter tables (`--explain`). */
+export interface BenchSink extends RunSink {
+  explain?(e: ExplainLine): void;
 }

@@ -2,6 +2,7 @@
 // object so tests can substitute doubles. `realDeps()` wires the real implementations.
 import type { NativeLine } from '../native/protocol.js';
 import type { CsrMatrix } from '../matrix/types.js';
+import type { Backend, BackendChoice, Op } from '../kinds.js';
 
 export interface Range {
   min: number;
@@ -11,7 +12,7 @@ export interface Range {
 export type NativeTarget = 'cpu' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
 
 export interface BenchDeps {
-  chooseBackend(requested: 'auto' | 'cpu' | 'cuda', op: 'spmm' | 'spgemm'): Promise<{ backend: 'cpu' | 'cuda'; reason: string }>;
+  chooseBackend(requested: BackendChoice, op: Op): Promise<{ backend: Backend; reason: string }>;
   ensureExecutable(target: NativeTarget, opts: { rebuild?: boolean; log?: (s: string) => void }): Promise<string>;
   runNative(exePath: string, args: string[], opts: { onLine?: (l: NativeLine) => void }): Promise<NativeLine[]>;
   parseRange(text: string, what: string): Range;

@@ -1,21 +1,14 @@
 // The environment a result file records: host, spbench version and commit, command line, and
 // (from the native env line) backend, device and CUDA versions.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { cpus, hostname } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { EnvLine } from '../native/protocol.js';
 import { RESULT_SCHEMA, type CaseResult, type ResultFile } from '../results/schema.js';
 import { givenCommit } from '../config.js';
+import { PACKAGE_DIR, packageVersion } from '../util/package-root.js';
 
-/** The package root (where package.json lives): dist/src/bench → ../../.. */
-export const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-
-export function spbenchVersion(): string {
-  const pkg = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 /**
  * $SPBENCH_COMMIT when it is a full sha: it wins, because a copied tree (the GPU machine gets one) may
@@ -53,7 +46,7 @@ export function assembleResultFile(opts: { backend: 'cpu' | 'cuda'; env: EnvLine
   return {
     schema: RESULT_SCHEMA,
     created: new Date().toISOString(),
-    spbench: { version: spbenchVersion(), commit: gitCommit() },
+    spbench: { version: packageVersion(), commit: gitCommit() },
     command: commandLine(opts.argv),
     host: hostInfo(),
     backend: opts.backend,

@@ -5,16 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CsrMatrix } from '../matrix/types.js';
-import type { EnvLine, ExplainLine, NativeLine, ResultLine } from '../native/protocol.js';
+import type { EnvLine, NativeLine, ResultLine } from '../native/protocol.js';
 import { RuntimeFailure } from '../util/errors.js';
-import type { RunProgress, RunSink } from './api.js';
+import type { BenchSink, RunSink } from './api.js';
 import type { BenchDeps } from './deps.js';
 import { extraNativeArgs } from '../config.js';
-
-/** A RunSink that may also receive derived-parameter tables (`--explain`). */
-export interface BenchSink extends RunSink {
-  explain?(e: ExplainLine): void;
-}
+import type { Op } from '../kinds.js';
 
 /**
  * Runs `fn` with a fresh temporary directory that is removed afterwards, whatever happens, also
@@ -37,13 +33,6 @@ export async function withTempDir<T>(fn: (dir: string) => Promise<T>): Promise<T
     process.removeListener('SIGTERM', onSignal);
     await rm(dir, { recursive: true, force: true });
   }
-}
-
-/** Milliseconds left, extrapolated from the cases done so far; null before the first case ends. */
-export function etaMs(p: RunProgress): number | null {
-  if (p.total === 0 || p.done <= 0) return null;
-  if (p.done >= p.total) return 0;
-  return (p.elapsedMs / p.done) * (p.total - p.done);
 }
 
 export class ProgressTracker {
@@ -71,7 +60,7 @@ export interface NativeOutput {
  * One native invocation. Child progress lines refine the current case's label, log lines go to
  * the sink as they arrive; results are checked to belong to `op` (another op means a broken executable).
  */
-export async function invokeNative(deps: BenchDeps, exe: string, args: string[], op: 'spmm' | 'spgemm', sink: BenchSink, progress: ProgressTracker, label: string): Promise<NativeOutput> {
+export async function invokeNative(deps: BenchDeps, exe: string, args: string[], op: Op, sink: BenchSink, progress: ProgressTracker, label: string): Promise<NativeOutput> {
   const out: NativeOutput = { env: null, results: [] };
   const onLine = (l: NativeLine): void => {
     if (l.type === 'progress') progress.report(`${label} — ${l.label} (${l.done}/${l.total})`);

@@ -3,9 +3,11 @@
 // placement), so compare needs one median per process run to see that drift (docs/ci-workflow.md).
 import type { ResultLine } from '../native/protocol.js';
 import { RuntimeFailure } from '../util/errors.js';
-import { invokeNative, type BenchSink, type NativeOutput, type ProgressTracker } from './native-run.js';
+import type { BenchSink } from './api.js';
+import { invokeNative, type NativeOutput, type ProgressTracker } from './native-run.js';
 import type { BenchDeps } from './deps.js';
-import { summarize } from './stats.js';
+import { summarize } from '../stats.js';
+import type { Op } from '../kinds.js';
 
 /** A result line, with the medians of the separate runs when there were several. */
 export type RepeatedLine = ResultLine & { run_medians_ms?: number[] };
@@ -42,7 +44,7 @@ export function mergeRuns(runs: ResultLine[][]): RepeatedLine[] {
 }
 
 /** invokeNative `repeat` times (separate processes, same arguments) and merges the runs. */
-export async function invokeRepeated(deps: BenchDeps, exe: string, args: string[], op: 'spmm' | 'spgemm', sink: BenchSink, progress: ProgressTracker, label: string, repeat = 1): Promise<NativeOutput & { results: RepeatedLine[] }> {
+export async function invokeRepeated(deps: BenchDeps, exe: string, args: string[], op: Op, sink: BenchSink, progress: ProgressTracker, label: string, repeat = 1): Promise<NativeOutput & { results: RepeatedLine[] }> {
   const outs: NativeOutput[] = [];
   for (let i = 0; i < repeat; i++) {
     outs.push(await invokeNative(deps, exe, args, op, sink, progress, repeat > 1 ? `${label} [run ${i + 1}/${repeat}]` : label));

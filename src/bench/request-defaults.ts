@@ -1,7 +1,7 @@
 // The one set of request defaults (command line and suites) and the option that names each field
 // in messages. Kept apart from the zod schema (./request-schema.ts) so that registering the
 // commands, which shows these in --help, stays cheap.
-import type { Precision, TimingMode } from './api.js';
+import type { Precision, TimingMode } from '../kinds.js';
 
 /** The defaults of every request field, for the CLI and suites alike. */
 export const REQUEST_DEFAULTS = {
@@ -21,11 +21,12 @@ export const REQUEST_DEFAULTS = {
   // spgemm
   breakdown: false,
   explain: false,
+  verify: 'full' as const,
 };
 
 /** The option that sets each field: how messages name it. */
 export const OPTION_NAME = {
   precision: '--precision', methods: '--methods', seed: '--seed', warmup: '--warmup', samples: '--samples', repeat: '--repeat',
   batch: '--batch', dim: '--dim', nnzRow: '--nnz-row', nb: '--nb', mode: '--mode', layout: '--layout', matrices: '--matrices',
-  inputs: 'spgemm', gen: '--gen', b: '--b', gen_b: '--gen-b', breakdown: '--breakdown', explain: '--explain',
+  inputs: 'spgemm', gen: '--gen', b: '--b', gen_b: '--gen-b', breakdown: '--breakdown', explain: '--explain', verify: '--verify',
 } as const;

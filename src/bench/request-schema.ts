@@ -12,7 +12,8 @@ import { parseGenSpec } from '../matrix/generate/spec.js';
 import { parseRange } from '../matrix/generate/range.js';
 import { UserError } from '../util/errors.js';
 import { resolvedPath } from '../util/path-names.js';
-import { BACKENDS, LAYOUTS, PRECISIONS, TIMING_MODES, type Precision, type SpgemmRequest, type SpmmRequest, type TimingMode } from './api.js';
+import { LAYOUTS, PRECISIONS, TIMING_MODES, type Op } from '../kinds.js';
+import type { SpgemmRequest, SpmmRequest, VerifyMode } from './api.js';
 import { methodList, nonNegativeInt, oneOf, positiveInt, splitList } from './options.js';
 import { OPTION_NAME, REQUEST_DEFAULTS } from './request-defaults.js';
 
@@ -108,7 +109,15 @@ export const SPGEMM_FIELDS = {
   gen_b: genSpec(o.gen_b),
   breakdown: flag(o.breakdown),
   explain: flag(o.explain),
+  verify: field((v) => parseVerify(v)),
 };
+
+/** --verify: full, none or rows:N (N >= 1). */
+export function parseVerify(v: unknown): VerifyMode {
+  if (v === 'full' || v === 'none') return v;
+  if (typeof v === 'string' && /^rows:[1-9]\d{0,8}$/.test(v)) return v as VerifyMode;
+  throw new UserError(`${o.verify}: expected full, none or rows:N (N >= 1 rows checked), received ${typeof v === 'string' ? `'${v}'` : typeName(v)}`);
+}
 
 /** A request as the schema gives it: every field filled, the backend chosen elsewhere. */
 export type SpmmFields = Omit<SpmmRequest, 'backend' | 'repeat'> & { repeat: number };
@@ -179,13 +188,14 @@ export function spgemmFromFields(v: Parsed<typeof SPGEMM_FIELDS>): SpgemmFields 
     repeat: v.repeat ?? d.repeat,
     breakdown: v.breakdown ?? d.breakdown,
     explain: v.explain ?? d.explain,
+    verify: v.verify ?? d.verify,
   };
 }
 
 /** A request object (command line or suite case) of one operation: fields, rules, defaults. */
 export function requestSchema<E extends z.ZodRawShape>(op: 'spmm', extra: E): z.ZodType<SpmmFields & z.output<z.ZodObject<E>>>;
 export function requestSchema<E extends z.ZodRawShape>(op: 'spgemm', extra: E): z.ZodType<SpgemmFields & z.output<z.ZodObject<E>>>;
-export function requestSchema(op: 'spmm' | 'spgemm', extra: z.ZodRawShape): z.ZodType {
+export function requestSchema(op: Op, extra: z.ZodRawShape): z.ZodType {
   if (op === 'spmm') {
     return z
       .strictObject({ ...extra, ...SPMM_FIELDS })

@@ -2,7 +2,8 @@
 // native run and one case. C = A·A unless the request names a second operand (a file, --b, or a
 // generator spec, --gen-b). Files are known by their resolved path and shown by the shortest path
 // suffix that tells them apart (src/util/path-names.ts); two cases with one id are an error.
-import type { Precision, SpgemmRequest } from './api.js';
+import type { SpgemmRequest } from './api.js';
+import type { Precision } from '../kinds.js';
 import type { Params, PlannedCase } from './spmm-plan.js';
 import { UserError } from '../util/errors.js';
 import { assertUniqueIds, distinctNames, resolvedPath } from '../util/path-names.js';

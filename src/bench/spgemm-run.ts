@@ -1,15 +1,18 @@
 // Carries out an SpgemmRequest: one native run per (input, precision), C = A·A or A·B.
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { cacheDir } from '../config.js';
 import type { CsrMatrix } from '../matrix/types.js';
 import { RuntimeFailure, UserError } from '../util/errors.js';
-import type { SpgemmRequest } from './api.js';
+import type { SpgemmRequest, VerifyMode } from './api.js';
 import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
-import { describeMatrices, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
+import type { BenchSink } from './api.js';
+import { describeMatrices, ProgressTracker, withTempDir } from './native-run.js';
 import { invokeRepeated } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { planSpgemm, sourceKey, type SpgemmCasePlan, type SpgemmSource } from './spgemm-plan.js';
-import { toMethodResult } from './stats.js';
+import { toMethodResult } from './figures.js';
 
 async function loadOperand(d: BenchDeps, s: SpgemmSource, seed: number): Promise<CsrMatrix> {
   return s.kind === 'file' ? d.loadMatrix(s.path) : d.generateMatrix(s.spec, seed);
@@ -44,6 +47,24 @@ function spgemmInput(a: CsrMatrix, b: CsrMatrix, plan: SpgemmCasePlan): CaseResu
   return input;
 }
 
+/** The native reference options of a --verify mode: full references are kept in `cache` (by the operands' content). */
+export function referenceArgs(verify: VerifyMode, seed: number, cache: string | null): string[] {
+  if (verify === 'none') return ['--reference', 'none'];
+  if (verify === 'full') return ['--reference', 'cpu', ...(cache ? ['--reference-cache', cache] : [])];
+  return ['--reference', verify, '--verify-seed', String(seed)];
+}
+
+/** The folder of cached SpGEMM references, made on first use; null (no cache) where it cannot be made. */
+async function referenceCache(): Promise<string | null> {
+  const dir = join(cacheDir(), 'references');
+  try {
+    await mkdir(dir, { recursive: true });
+    return dir;
+  } catch {
+    return null;
+  }
+}
+
 export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: BenchDeps): Promise<ResultFile> {
   const d = deps ?? (await realDeps());
   const plans = planSpgemm(req);
@@ -57,6 +78,7 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
   const bPlan = plans[0];
   const bMatrix = bPlan.b ? await loadOperand(d, bPlan.b, req.seed) : null;
   const bOption = bPlan.b?.kind === 'gen' ? '--gen-b' : '--b';
+  const refCache = req.verify === 'full' ? await referenceCache() : null;
 
   await withTempDir(async (dir) => {
     let current = null as { key: string; a: CsrMatrix } | null; // plans are ordered by source
@@ -80,6 +102,7 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
       args.push('--precision', plan.precision, '--methods', req.methods === 'all' ? 'all' : req.methods.join(','),
         '--warmup', String(req.warmup), '--samples', String(req.samples));
       if (req.breakdown) args.push('--breakdown');
+      args.push(...referenceArgs(req.verify, req.seed, refCache));
       if (req.explain) args.push('--explain');
       if (req.device !== undefined) args.push('--device', String(req.device));
       const out = await invokeRepeated(d, exe, args, 'spgemm', sink, progress, plan.label, req.repeat);

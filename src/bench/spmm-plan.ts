@@ -1,7 +1,8 @@
 // Turns an SpmmRequest into native runs and cases. A case is one (input, n_B, precision, mode) and
 // owns a stable id that `compare` uses to pair results of two files. One native run sweeps the
 // whole n_B list, so a run yields one case per n_B.
-import type { Precision, SpmmRequest, TimingMode } from './api.js';
+import type { SpmmRequest } from './api.js';
+import type { Precision, TimingMode } from '../kinds.js';
 import { distinctNames, resolvedPath } from '../util/path-names.js';
 
 export type Params = Record<string, string | number | boolean>;

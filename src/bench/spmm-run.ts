@@ -7,11 +7,12 @@ import { RuntimeFailure, UserError } from '../util/errors.js';
 import type { SpmmRequest } from './api.js';
 import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
-import { describeMatrices, ProgressTracker, withTempDir, type BenchSink } from './native-run.js';
+import type { BenchSink } from './api.js';
+import { describeMatrices, ProgressTracker, withTempDir } from './native-run.js';
 import { invokeRepeated, type RepeatedLine } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
-import { toMethodResult } from './stats.js';
+import { toMethodResult } from './figures.js';
 
 /** Timing on a GPU needs enough samples for a median and a significance test in compare. */
 export const GPU_MIN_SAMPLES = 20;

@@ -2,7 +2,7 @@
 // lines when not a TTY or CI is set, the result file with --json FILE, only JSON with --json -.
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { BenchSink } from '../bench/native-run.js';
+import type { BenchSink } from '../bench/api.js';
 import type { ResultFile } from '../results/schema.js';
 import { writeResultFile } from '../results/write.js';
 import { renderPlain, plainSink } from '../report/plain.js';

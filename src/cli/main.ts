@@ -1,7 +1,7 @@
 // Entry point: builds the commander program from one module per command and maps errors to exit codes.
-// Command modules register cheaply; heavy dependencies (ink, mathjs) are imported inside actions.
+// Command modules register cheaply; heavy dependencies (ink, zod, the stats library) are imported inside actions.
 import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
+import { packageVersion } from '../util/package-root.js';
 import { EXIT, UserError, RuntimeFailure, type ExitCode } from '../util/errors.js';
 import * as gen from './commands/gen.js';
 import * as convert from './commands/convert.js';
@@ -14,11 +14,6 @@ import * as run from './commands/run.js';
 import * as report from './commands/report.js';
 import * as compare from './commands/compare.js';
 import * as merge from './commands/merge.js';
-
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
-}
 
 export function buildProgram(): Command {
   const program = new Command();

@@ -10,7 +10,7 @@
 // (so ours/paper are judged relative to the peers, and the peers relative to each other).
 import type { CaseResult, MethodResult, ResultFile } from '../results/schema.js';
 import { EXIT, UserError } from '../util/errors.js';
-import { bootstrapRatioCI, hashSeed, mannWhitney, median, runSpread, welchLog } from './stats.js';
+import { bootstrapRatioCI, hashSeed, mannWhitney, median, runSpread, welchLog } from '../stats.js';
 
 export const VERDICTS = ['regression', 'failed', 'improvement', 'noise', 'unchanged', 'missing-base', 'missing-new', 'skipped'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -90,7 +90,6 @@ export function envDifferences(base: ResultFile, next: ResultFile): string[] {
   return out;
 }
 
-type Erf = (x: number) => number;
 
 function pct(r: number): string {
   const d = (r - 1) * 100;
@@ -116,7 +115,7 @@ export function centralRatio(b: MethodResult | undefined, n: MethodResult | unde
   return bm !== null && nm !== null && bm > 0 && nm > 0 ? nm / bm : null;
 }
 
-function judge(caseId: string, label: string, method: string, b: MethodResult | undefined, n: MethodResult | undefined, o: CompareReport['options'], erf: Erf, peerFactor: number | null): PairResult {
+function judge(caseId: string, label: string, method: string, b: MethodResult | undefined, n: MethodResult | undefined, o: CompareReport['options'], peerFactor: number | null): PairResult {
   const res: PairResult = {
     caseId, label, method, verdict: 'unchanged', baseMedian: b?.median_ms ?? null, newMedian: n?.median_ms ?? null, ratio: null, ci: null, p: null,
     nBase: b?.samples_ms.length ?? 0, nNew: n?.samples_ms.length ?? 0, basis: null, runsBase: b?.run_medians_ms?.length ?? 1, runsNew: n?.run_medians_ms?.length ?? 1,
@@ -162,7 +161,7 @@ function judge(caseId: string, label: string, method: string, b: MethodResult | 
     return { ...base, verdict: beyond ? 'noise' : 'unchanged', note: `too few samples for a test (base ${bs.length}, new ${ns.length})` };
   }
   const ci = bootstrapRatioCI(bs, ns, { seed: hashSeed(`${caseId}\u0000${method}`, o.seed), level: o.level, resamples: o.resamples });
-  const { p } = mannWhitney(bs, ns, erf);
+  const { p } = mannWhitney(bs, ns);
   const significant = p < o.alpha;
   const out = { ...base, ci, p };
   if (ratio > 1 + thr && significant && ci[0] > 1) return { ...out, verdict: 'regression', note: `${pct(ratio)} slower${norm} (${single})` };
@@ -210,7 +209,6 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
   if (!(o.alpha > 0 && o.alpha < 1)) throw new UserError(`--alpha must be between 0 and 1 (got ${options.alpha})`);
   const warnings = envDifferences(base, next);
   if (warnings.length && o.strictEnv) throw new UserError(`${names.base} and ${names.new} come from different environments (--strict-env): ${warnings.join('; ')}`);
-  const { erf } = (await import('mathjs')) as unknown as { erf: Erf };
   const baseCases = byId(base.cases, names.base);
   const newCases = byId(next.cases, names.new);
   const pairs: PairResult[] = [];
@@ -228,7 +226,7 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
     if (d) drift.push(d);
     methods.forEach((m, i) => {
       const [b, n] = sides[i];
-      const pair = judge(id, label, m, b, n, o, erf, peerFactor);
+      const pair = judge(id, label, m, b, n, o, peerFactor);
       if (!bc) pair.note = 'case not in the base file';
       if (!nc) pair.note = 'case not in the new file';
       if (d && pair.ratio !== null) pair.note = [pair.note, `machine drift: all ${d.methods} methods of the case, peers included, moved ×${d.factor.toFixed(3)}`].filter(Boolean).join('; ');

@@ -213,8 +213,3 @@ export function csrEqual(a: CsrMatrix, b: CsrMatrix): boolean {
 export function isSymmetric(m: CsrMatrix): boolean {
   return m.rows === m.cols && csrEqual(m, transposeCsr(m));
 }
-
-/** Plain object from a CSR for tests and debugging. */
-export function csrToArrays(m: CsrMatrix): { rows: number; cols: number; rowPtr: number[]; colIdx: number[]; values: number[] } {
-  return { rows: m.rows, cols: m.cols, rowPtr: Array.from(m.rowPtr), colIdx: Array.from(m.colIdx), values: Array.from(m.values) };
-}

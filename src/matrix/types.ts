@@ -32,7 +32,3 @@ export interface MtxHeader {
   field: MtxField;
   symmetry: MtxSymmetry;
 }
-
-export function nnzOf(m: CsrMatrix): number {
-  return m.rowPtr[m.rows];
-}

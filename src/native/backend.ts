@@ -6,9 +6,8 @@ import type { EnvLine } from './protocol.js';
 import { runNative } from './runner.js';
 import { gpuTargetFor, hasSources, targetSpec } from './targets.js';
 import { discoverToolchain, libFound } from './toolchain.js';
+import type { Backend, Op } from '../kinds.js';
 
-export type Backend = 'cpu' | 'cuda';
-export type Op = 'spmm' | 'spgemm';
 
 export interface ProbeOutcome {
   env: EnvLine | null; // null when no GPU can be used

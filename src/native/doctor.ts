@@ -1,12 +1,13 @@
 // `spbench doctor` and `spbench build` core: what the toolchain and GPU look like, which backend
 // each op will use and why, and building every executable that can be built here.
 import { RuntimeFailure } from '../util/errors.js';
-import { chooseBackend, cudaUnavailable, probe, type Backend } from './backend.js';
+import { chooseBackend, cudaUnavailable, probe } from './backend.js';
 import { ensureExecutable } from './executables.js';
 import type { GpuInfo } from './protocol.js';
 import { hasSources, targetSpec, TARGETS, type TargetName } from './targets.js';
 import { cacheDir } from '../config.js';
 import { discoverToolchain, libFound, type CudaLib } from './toolchain.js';
+import { OPS, type Backend, type Op } from '../kinds.js';
 
 export interface DoctorReport {
   nvcc: { path: string; version: string } | null;
@@ -17,7 +18,7 @@ export interface DoctorReport {
   devices: GpuInfo[];
   cuda: { runtime: string; driver: string } | null;
   gpu: string; // which GPU, or why none is usable
-  backends: Record<'spmm' | 'spgemm', { backend: Backend; reason: string }>;
+  backends: Record<Op, { backend: Backend; reason: string }>;
   cacheDir: string;
 }
 
@@ -64,7 +65,7 @@ export function formatDoctor(r: DoctorReport): string {
         `${d.max_threads_per_sm} threads / ${d.max_blocks_per_sm} blocks per SM`,
     );
   }
-  for (const op of ['spmm', 'spgemm'] as const) out.push(`${op.padEnd(7)}    → ${r.backends[op].backend} backend: ${r.backends[op].reason}`);
+  for (const op of OPS) out.push(`${op.padEnd(7)}    → ${r.backends[op].backend} backend: ${r.backends[op].reason}`);
   out.push(`cache:     ${r.cacheDir}`);
   return `${out.join('\n')}\n`;
 }

@@ -1,6 +1,5 @@
-// Public surface of the native layer: build cache, runner, backend choice, toolchain discovery.
-export { ensureExecutable, type EnsureOptions } from './executables.js';
-export { runNative, type RunNativeOptions } from './runner.js';
-export { chooseBackend, probeDevices, probe, type Backend, type Op } from './backend.js';
-export { discoverToolchain, type Toolchain } from './toolchain.js';
-export { TARGETS, isTargetName, type TargetName } from './targets.js';
+// Public surface of the native layer for the benchmark runners (src/bench/deps.ts): build cache,
+// runner, backend choice.
+export { ensureExecutable } from './executables.js';
+export { runNative } from './runner.js';
+export { chooseBackend } from './backend.js';

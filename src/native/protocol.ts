@@ -1,6 +1,7 @@
 // The one schema for what native executables print (docs/native-protocol.md).
 // Every stdout line of a child is parsed and validated here; nothing else reads child output.
 import { z } from 'zod';
+import { METHOD_FAMILIES, OPS } from '../kinds.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -63,9 +64,9 @@ export type ResultStatus = z.infer<typeof ResultStatus>;
 
 export const ResultLine = z.object({
   type: z.literal('result'),
-  op: z.enum(['spmm', 'spgemm']),
+  op: z.enum(OPS),
   method: z.string().min(1),
-  family: z.enum(['ours', 'paper', 'peer', 'reference']),
+  family: z.enum(METHOD_FAMILIES),
   // Case parameters the native side ran with (nb, precision, mode, layout, batch, ...).
   params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   status: ResultStatus,
@@ -83,7 +84,7 @@ export type ResultLine = z.infer<typeof ResultLine>;
 
 export const ExplainLine = z.object({
   type: z.literal('explain'),
-  op: z.enum(['spmm', 'spgemm']),
+  op: z.enum(OPS),
   title: z.string(),
   columns: z.array(z.string()),
   rows: z.array(z.array(z.union([z.string(), z.number()]))),

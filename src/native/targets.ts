@@ -2,9 +2,10 @@
 // The build hash covers every file under `hashed` (folders or files relative to cuda/), so a change
 // to any header a target may include rebuilds it.
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { cudaSourceOverride } from '../config.js';
+import { PACKAGE_DIR } from '../util/package-root.js';
+import type { Op } from '../kinds.js';
 
 export type TargetName = 'cpu' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
 export const TARGETS: readonly TargetName[] = ['cpu', 'probe', 'spmm-cuda', 'spgemm-cuda'];
@@ -22,7 +23,7 @@ export interface TargetSpec {
 }
 
 /** A GPU driver: cuda/drivers/<op>_cuda.cu with its kernels (cuda/<op>/) and peers, for the probed GPU. */
-function gpuDriver(op: 'spmm' | 'spgemm', libs: Array<'cusparse' | 'cublas'>): TargetSpec {
+function gpuDriver(op: Op, libs: Array<'cusparse' | 'cublas'>): TargetSpec {
   return {
     name: `${op}-cuda`,
     exe: `spbench-${op}-cuda`,
@@ -74,15 +75,15 @@ export function isTargetName(s: string): s is TargetName {
 }
 
 /** The GPU executable that runs an op. */
-export function gpuTargetFor(op: 'spmm' | 'spgemm'): TargetName {
+export function gpuTargetFor(op: Op): TargetName {
   return op === 'spmm' ? 'spmm-cuda' : 'spgemm-cuda';
 }
 
-/** cuda/ of this package (dist/src/native → ../../../cuda), or $SPBENCH_CUDA_DIR. */
+/** cuda/ of this package, or $SPBENCH_CUDA_DIR. */
 export function cudaSourceDir(): string {
   const given = cudaSourceOverride();
   if (given) return given;
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'cuda');
+  return join(PACKAGE_DIR, 'cuda');
 }
 
 /** Whether this checkout has the target's main source (GPU drivers arrive in later issues). */

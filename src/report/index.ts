@@ -7,8 +7,9 @@ import { renderMarkdown } from './markdown.js';
 import { buildFigures, type FigureOptions } from './model.js';
 import { chartsFor } from './plots.js';
 import { stackCharts } from './svg.js';
+import { renderBenchmarkAction, renderBmf } from './exports.js';
 
-export const REPORT_FORMATS = ['md', 'csv', 'html', 'svg'] as const;
+export const REPORT_FORMATS = ['md', 'csv', 'html', 'svg', 'bmf', 'benchmark-action'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export function parseFormat(text: string): ReportFormat {
@@ -19,6 +20,8 @@ export function parseFormat(text: string): ReportFormat {
 
 export function renderReport(file: ResultFile, format: ReportFormat, opts: FigureOptions = {}): string {
   if (format === 'csv') return renderCsv(file);
+  if (format === 'bmf') return renderBmf(file);
+  if (format === 'benchmark-action') return renderBenchmarkAction(file);
   const figures = buildFigures(file, opts);
   if (format === 'md') return renderMarkdown(file, figures);
   if (format === 'html') return renderHtml(file, figures);

@@ -2,6 +2,7 @@
 // SpMM cases that differ only in n_B form one "GFLOPS against n_B" figure (seed 001 Fig. 6/7);
 // SpGEMM cases of one precision form one "per matrix" figure (seed 004 Fig. 2/4).
 import type { CaseResult, MethodResult, ResultFile } from '../results/schema.js';
+import { fastestPeer } from './present.js';
 
 export type Param = string | number | boolean;
 
@@ -33,8 +34,14 @@ export type Figure = NbFigure | MatrixFigure;
 /** Parameters that name a figure's x axis or identity rather than the figure itself. */
 const NB_KEYS = new Set(['nb']);
 
-/** A short matrix name: a generator spec as written, a file by its base name. */
+/**
+ * A short matrix name: for SpGEMM the case's own operand names (params a, b: a generator spec, or a
+ * file by the shortest path suffix that told it apart from the run's other inputs); otherwise a
+ * generator spec as written, a file by its base name.
+ */
 export function matrixName(c: CaseResult): string {
+  const { a, b } = c.params;
+  if (c.op === 'spgemm' && typeof a === 'string' && a !== '') return typeof b === 'string' && b !== '' && b !== a ? `${a} · ${b}` : a;
   const v = String(c.input.name ?? c.input.source ?? c.params.matrix ?? c.label);
   if (v.startsWith('gen ')) return v.slice(4);
   return /[\\/]/.test(v) && !v.includes(':') ? v.split(/[\\/]/).pop() || v : v;
@@ -80,16 +87,6 @@ function nbFigure(cases: CaseResult[]): NbFigure {
   return { kind: 'nb', title: `${prefix}SpMM ${describeParams(params)}`, params, nbs, methods: methodOrder(cases), at: get, cases };
 }
 
-/** The fastest method of family "peer" that ran ok on the matrix: what "speedup" is measured against. */
-function fastestPeer(methods: string[], at: (m: string) => MethodResult | undefined): string | undefined {
-  let best: MethodResult | undefined;
-  for (const m of methods) {
-    const r = at(m);
-    if (r?.family === 'peer' && r.status === 'ok' && r.median_ms !== null && (!best || r.median_ms < (best.median_ms ?? Infinity))) best = r;
-  }
-  return best?.method;
-}
-
 /**
  * Category names: the matrix name, prefixed with the suite case where two cases of one figure ran
  * the same matrix (so that neither hides the other).
@@ -115,7 +112,7 @@ function matrixFigure(cases: CaseResult[], baselineMethod?: string): MatrixFigur
   const title = `${first.op === 'spgemm' ? 'SpGEMM' : 'SpMM'} ${describeParams(params)}`.trim();
   const baseline = (matrix: string) => {
     if (baselineMethod) return get(baselineMethod, matrix)?.status === 'ok' ? baselineMethod : undefined;
-    return fastestPeer(methods, (m) => get(m, matrix));
+    return fastestPeer(methods.map((m) => get(m, matrix)))?.method;
   };
   return { kind: 'matrix', title, params, matrices, methods, at: get, baseline, cases };
 }
@@ -150,12 +147,6 @@ export function speedup(r: MethodResult | undefined, base: MethodResult | undefi
 export function memRatio(r: MethodResult | undefined, base: MethodResult | undefined): number | null {
   if (!r || !base || r.status !== 'ok' || base.status !== 'ok' || !base.peak_mem_bytes) return null;
   return r.peak_mem_bytes / base.peak_mem_bytes;
-}
-
-/** Short text for a result that has no speed figure: the status in capitals. */
-export function statusText(r: MethodResult | undefined): string {
-  if (!r) return '–';
-  return r.status === 'ok' ? 'ok' : r.status === 'not_applicable' ? 'n/a' : r.status.toUpperCase();
 }
 
 /** Formats a number with `digits` significant digits, no exponent for the sizes we print. */

@@ -1,10 +1,10 @@
 // Plain lines for logs and CI (not a TTY, or CI set): a sink that prints progress to stderr, and
 // the results as one line per method, same order and wording as the tables.
-import type { RunSink } from '../bench/api.js';
-import { etaMs, type BenchSink } from '../bench/native-run.js';
+import type { BenchSink } from '../bench/api.js';
+import { plainProgress } from '../progress/event.js';
 import {
-  caseHeader, fastestPeer, fmtBytes, fmtDuration, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, orderResults, reasonText, speedupVsPeer, statusText,
-} from '../bench/present.js';
+  caseHeader, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, orderResults, reasonText, speedupVsPeer, statusText,
+} from './present.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import type { ExplainLine } from '../native/protocol.js';
 
@@ -59,15 +59,10 @@ export function plainSink(opts: { quiet: boolean; err?: NodeJS.WritableStream; o
   const out = opts.out ?? process.stdout;
   const explain = explainOnce();
   // a line per case, and for long cases at most one per PROGRESS_EVERY_MS as the child reports methods
-  let last = { done: -1, at: 0 };
-  const sink: RunSink & BenchSink = {
+  const progress = plainProgress((line) => err.write(`${line}\n`), PROGRESS_EVERY_MS);
+  return {
     progress(p) {
-      if (opts.quiet || p.done >= p.total) return;
-      const now = Date.now();
-      if (p.done === last.done && now - last.at < PROGRESS_EVERY_MS) return;
-      last = { done: p.done, at: now };
-      const eta = etaMs(p);
-      err.write(`[${p.done}/${p.total}] ${p.label}  elapsed ${fmtDuration(p.elapsedMs)}${eta === null ? '' : `  ETA ${fmtDuration(eta)}`}\n`);
+      if (!opts.quiet) progress(p);
     },
     caseDone() {},
     log(message) {
@@ -78,5 +73,4 @@ export function plainSink(opts: { quiet: boolean; err?: NodeJS.WritableStream; o
       if (text !== null) out.write(`${text}\n\n`);
     },
   };
-  return sink;
 }

@@ -1,16 +1,11 @@
 // The table of a figure as text cells, shared by the Markdown and HTML printers.
-import type { MethodResult } from '../results/schema.js';
-import { type Figure, fmt, memRatio, speedup, statusText } from './model.js';
+import { type Figure, fmt, memRatio, speedup } from './model.js';
+import { fastestPeer, statusText } from './present.js';
 
 export interface FigureTable {
   header: string[];
   rows: string[][];
   firstNumeric: number; // columns from here on are numbers (right-aligned)
-}
-
-/** The fastest ok result of family "peer" among `results`. */
-function fastestPeer(results: (MethodResult | undefined)[]): MethodResult | undefined {
-  return results.filter((r): r is MethodResult => r?.family === 'peer' && r.status === 'ok' && !!r.median_ms).sort((a, b) => a.median_ms! - b.median_ms!)[0];
 }
 
 export function figureRows(f: Figure): FigureTable {
@@ -20,7 +15,7 @@ export function figureRows(f: Figure): FigureTable {
     const peer = fastestPeer(f.methods.map((m) => f.at(m, nb)));
     const rows = f.methods.map((m) => {
       const r = f.at(m, nb)!;
-      return [m, r.family, statusText(r), fmt(r.median_ms === null ? null : r.median_ms * 1000), fmt(r.gflops), fmt(r.bandwidth_gbs), fmt(r.peak_mem_bytes / 2 ** 20), fmt(speedup(r, peer))];
+      return [m, r.family, statusText(r), fmt(r.median_ms === null ? null : r.median_ms * 1000), fmt(r.gflops), fmt(r.bandwidth_gbs), fmt(r.peak_mem_bytes / 2 ** 20), fmt(speedup(r, peer ?? undefined))];
     });
     return { header: ['Method', 'Family', 'Status', 'Median µs', 'GFLOPS', 'GB/s', 'Peak MiB', `Speedup vs ${peer?.method ?? 'fastest peer'}`], rows, firstNumeric: 3 };
   }

@@ -4,7 +4,7 @@ import Table from 'cli-table3';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import {
   caseHeader, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSig, fmtSpreadUs, fmtUs, hasSpeed, orderResults, reasonText, speedupVsPeer, statusText,
-} from '../bench/present.js';
+} from './present.js';
 
 type Meta = Pick<ResultFile, 'backend' | 'device' | 'env'>;
 

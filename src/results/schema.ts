@@ -1,12 +1,13 @@
 // The result file (`--json`, `spbench run`): versioned schema read by report and compare.
 import { z } from 'zod';
 import { EnvLine, GpuInfo, ResultStatus, Verification } from '../native/protocol.js';
+import { METHOD_FAMILIES, OPS } from '../kinds.js';
 
 export const RESULT_SCHEMA = 'spbench-results/1';
 
 export const MethodResult = z.object({
   method: z.string(),
-  family: z.enum(['ours', 'paper', 'peer', 'reference']),
+  family: z.enum(METHOD_FAMILIES),
   status: ResultStatus,
   reason: z.string().optional(),
   timed_region: z.string(),
@@ -14,7 +15,7 @@ export const MethodResult = z.object({
   // --repeat N ≥ 2: the median of each separate process run, in run order. Optional (absent with one
   // run and in older files): additive, so the schema stays spbench-results/1.
   run_medians_ms: z.array(z.number().nonnegative()).optional(),
-  // Derived from samples_ms by src/bench/stats.ts; null when there is no speed figure (not ok).
+  // Derived from samples_ms by src/bench/figures.ts (src/stats.ts); null when there is no speed figure (not ok).
   median_ms: z.number().nonnegative().nullable(),
   min_ms: z.number().nonnegative().nullable(),
   max_ms: z.number().nonnegative().nullable(),
@@ -34,7 +35,7 @@ export type MethodResult = z.infer<typeof MethodResult>;
 
 export const CaseResult = z.object({
   id: z.string(), // stable key used by compare to pair cases, e.g. "spmm/batch=100/dim=64/nnz=3/nb=64/f32/graph"
-  op: z.enum(['spmm', 'spgemm']),
+  op: z.enum(OPS),
   label: z.string(),
   params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   input: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])), // matrix description: source, dims, nnz, ...

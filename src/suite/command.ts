@@ -1,14 +1,14 @@
 // Glue for `spbench run`: load the suite, pick the renderer (ink on a TTY, plain lines otherwise),
 // run, write the result file atomically, then fail if any case failed.
 import { existsSync, statSync } from 'node:fs';
-import type { BackendChoice } from '../bench/api.js';
+import type { BackendChoice } from '../kinds.js';
 import { UserError } from '../util/errors.js';
 import { nonNegativeInt } from '../bench/options.js';
 import { renderReport } from '../report/index.js';
 import { inCi } from '../config.js';
 import { writeResultFile } from '../results/write.js';
 import { loadSuite } from './load.js';
-import { plainSink } from './plain-sink.js';
+import { plainSuiteSink } from './plain-sink.js';
 import { describeCase } from './requests.js';
 import { runSuite, type Runners, type SuiteSink } from './run.js';
 
@@ -46,7 +46,7 @@ export async function runSuiteCommand(suitePath: string, opts: RunCommandOptions
   const interactive = opts.interactive ?? (Boolean(process.stderr.isTTY) && !inCi());
   let sink: SuiteSink & { close?: () => void };
   if (interactive) sink = (await import('./progress.js')).inkSink();
-  else sink = plainSink((line) => process.stderr.write(`${line}\n`));
+  else sink = plainSuiteSink((line) => process.stderr.write(`${line}\n`));
   const command = ['spbench', ...process.argv.slice(2)];
   let outcome;
   try {

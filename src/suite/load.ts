@@ -8,6 +8,7 @@ import { readJsonFile } from '../util/json-file.js';
 import { describeIssues } from '../util/zod-issues.js';
 import { UserError } from '../util/errors.js';
 import { CASE_FIELDS, SpgemmCase, SpmmCase, SuiteDefaults, SuiteShell, type Suite, type SuiteCase } from './schema.js';
+import type { Op } from '../kinds.js';
 
 const PATH_FIELDS = ['matrices', 'inputs', 'b'];
 /** Fields that describe a generated spmm batch: a case with "matrices" takes none of them from defaults. */
@@ -18,7 +19,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Copies the defaults a case's op understands under the case's own fields. */
-function withDefaults(c: Record<string, unknown>, op: 'spmm' | 'spgemm', defaults: Record<string, unknown>): Record<string, unknown> {
+function withDefaults(c: Record<string, unknown>, op: Op, defaults: Record<string, unknown>): Record<string, unknown> {
   const keys = new Set<string>(CASE_FIELDS[op]);
   if (op === 'spmm' && c.matrices !== undefined) for (const k of GENERATED_BATCH) keys.delete(k);
   const picked = Object.fromEntries(Object.entries(defaults).filter(([k]) => keys.has(k)));

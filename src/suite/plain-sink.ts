@@ -1,36 +1,18 @@
-// Plain-line progress for `spbench run` when stdout is not a TTY (CI logs): one line when a case
-// starts and ends, and at most one progress line per `everyMs` while it runs.
-import type { SuiteProgress, SuiteSink } from './run.js';
+// Plain-line progress for `spbench run` when stderr is not a TTY (CI logs): the one progress line
+// (src/progress/event.ts) when a case starts and at most one per `everyMs` while it runs, and a
+// line when a case ends.
+import { plainProgress } from '../progress/event.js';
+import { formatDuration } from '../util/duration.js';
+import type { SuiteSink } from './run.js';
 
-export function duration(ms: number | null): string {
-  if (ms === null || !Number.isFinite(ms)) return '?';
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s} s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m} min ${s % 60} s` : `${Math.floor(m / 60)} h ${m % 60} min`;
-}
-
-export function progressText(p: SuiteProgress): string {
-  const head = `[${p.casesDone}/${p.casesTotal}] ${p.suite}`;
-  const cur = p.current ? `: ${p.current} (${p.detail})` : ': done';
-  return `${head}${cur} · elapsed ${duration(p.elapsedMs)} · ETA ${p.current ? duration(p.etaMs) : '0 s'}`;
-}
-
-export function plainSink(write: (line: string) => void, everyMs = 10_000): SuiteSink {
-  let lastCase = '';
-  let lastAt = -Infinity;
+export function plainSuiteSink(write: (line: string) => void, everyMs = 10_000): SuiteSink {
+  const progress = plainProgress(write, everyMs);
   return {
-    progress(p) {
-      if (p.current !== lastCase || p.elapsedMs - lastAt >= everyMs) {
-        lastCase = p.current;
-        lastAt = p.elapsedMs;
-        if (p.current) write(progressText(p));
-      }
-    },
+    progress,
     caseDone(name, cases, ms) {
       const results = cases.flatMap((c) => c.results);
       const bad = results.filter((r) => r.status === 'failed' || r.status === 'error').length;
-      write(`done ${name}: ${cases.length} case(s), ${results.length} result(s)${bad ? `, ${bad} FAILED/ERROR` : ''} in ${duration(ms)}`);
+      write(`done ${name}: ${cases.length} case(s), ${results.length} result(s)${bad ? `, ${bad} FAILED/ERROR` : ''} in ${formatDuration(ms)}`);
     },
     caseFailed(name, error) {
       write(`FAILED ${name}: ${error.message}`);

@@ -1,5 +1,6 @@
 // A suite case → the request the spmm / spgemm core runs (src/bench/api.ts).
-import type { BackendChoice, SpgemmRequest, SpmmRequest } from '../bench/api.js';
+import type { SpgemmRequest, SpmmRequest } from '../bench/api.js';
+import type { BackendChoice } from '../kinds.js';
 import type { SpgemmCase, SpmmCase, SuiteCase } from './schema.js';
 
 /** The case without its suite fields (op, name, description), with the run's backend. */

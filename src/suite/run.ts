@@ -1,8 +1,11 @@
 // Runs every case of a suite in order through the spmm/spgemm core and merges the result files.
 // A case that throws does not stop the others; the error is rethrown after the merge so that the
 // run still fails (a missing case must never look like "no regression" in CI).
-import type { BackendChoice, RunSink, SpgemmRequest, SpmmRequest } from '../bench/api.js';
+import type { RunSink, SpgemmRequest, SpmmRequest } from '../bench/api.js';
+import type { BackendChoice } from '../kinds.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
+import type { ProgressEvent } from '../progress/event.js';
+import { etaMs } from '../util/duration.js';
 import { EnvironmentError, RuntimeFailure, UserError } from '../util/errors.js';
 import { mergeResultFiles, type NamedResult } from './merge.js';
 import { describeCase, spgemmRequest, spmmRequest } from './requests.js';
@@ -13,18 +16,9 @@ export interface Runners {
   spgemm(req: SpgemmRequest, sink: RunSink): Promise<ResultFile>;
 }
 
-export interface SuiteProgress {
-  suite: string;
-  casesDone: number;
-  casesTotal: number;
-  current: string; // name of the case running ('' when finished)
-  detail: string; // what the case is doing now (its own progress label)
-  elapsedMs: number;
-  etaMs: number | null; // null until something has finished
-}
-
 export interface SuiteSink {
-  progress(p: SuiteProgress): void;
+  /** title: the suite; done/total: suite cases; label: the case running ('' when finished); detail: its own progress */
+  progress(p: ProgressEvent): void;
   caseDone(name: string, cases: CaseResult[], elapsedMs: number): void;
   caseFailed(name: string, error: Error): void;
   log(message: string): void;
@@ -36,12 +30,6 @@ export interface SuiteRunOptions {
   runners: Runners;
   sink: SuiteSink;
   now?: () => number; // injectable clock for tests
-}
-
-/** Estimated time left from the fraction of work done (cases, plus the running case's own progress). */
-export function eta(elapsedMs: number, fraction: number): number | null {
-  if (!(fraction > 0) || fraction > 1) return null;
-  return (elapsedMs * (1 - fraction)) / fraction;
 }
 
 export interface SuiteOutcome {
@@ -59,7 +47,7 @@ export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<Sui
   const errors: { name: string; error: Error }[] = [];
   const report = (done: number, current: string, detail: string, inner: number) => {
     const elapsedMs = now() - t0;
-    opts.sink.progress({ suite: suite.name, casesDone: done, casesTotal: total, current, detail, elapsedMs, etaMs: eta(elapsedMs, (done + inner) / total) });
+    opts.sink.progress({ title: suite.name, done, total, label: current, detail, elapsedMs, etaMs: etaMs(elapsedMs, (done + inner) / total) });
   };
   for (const [i, c] of suite.cases.entries()) {
     report(i, c.name, describeCase(c), 0);

@@ -3,11 +3,11 @@
 // plus its op, name and description; `defaults` fills any field a case leaves out. Unknown fields
 // are errors (a typo must not silently fall back).
 import { z } from 'zod';
-import { OPS } from '../bench/api.js';
+import type { Op } from '../kinds.js';
 import { requestSchema, SPGEMM_FIELDS, SPMM_FIELDS } from '../bench/request-schema.js';
 
 const Name = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'expected a name of letters, digits, ".", "_" or "-" (it becomes part of case ids)');
-const caseFields = <Op extends (typeof OPS)[number]>(op: Op) => ({ op: z.literal(op), name: Name, description: z.string().optional() });
+const caseFields = <O extends Op>(op: O) => ({ op: z.literal(op), name: Name, description: z.string().optional() });
 
 export const SpmmCase = requestSchema('spmm', caseFields('spmm'));
 export type SpmmCase = z.output<typeof SpmmCase>;

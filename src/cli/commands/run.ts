@@ -1,6 +1,6 @@
 // `spbench run suite.json`: runs every case of a suite and writes one result file.
 import { Command, Option } from 'commander';
-import type { BackendChoice } from '../../bench/api.js';
+import type { BackendChoice } from '../../kinds.js';
 
 export function register(program: Command): void {
   program

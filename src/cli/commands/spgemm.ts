@@ -1,7 +1,8 @@
 // `spbench spgemm`: sparse × sparse (C = A·A or A·B), every method verified and timed
 // (core: src/bench/spgemm-run.ts).
 import type { Command } from 'commander';
-import { BACKENDS, type SpgemmRequest } from '../../bench/api.js';
+import type { SpgemmRequest } from '../../bench/api.js';
+import { BACKENDS } from '../../kinds.js';
 import { oneOf } from '../../bench/options.js';
 import { addCommonOptions, commonFields, deviceField, type CommonBenchOptions } from '../bench-options.js';
 
@@ -11,6 +12,7 @@ export interface SpgemmOptions extends CommonBenchOptions {
   b?: string;
   breakdown?: boolean;
   explain?: boolean;
+  verify?: string;
 }
 
 /**
@@ -21,7 +23,7 @@ export async function spgemmRequest(files: string[], o: SpgemmOptions): Promise<
   const { SpgemmRequestFields, parseCliRequest } = await import('../../bench/request-schema.js');
   const fields = parseCliRequest(SpgemmRequestFields, {
     inputs: files.length ? files : undefined, gen: o.gen?.length ? o.gen : undefined, b: o.b, gen_b: o.genB,
-    breakdown: o.breakdown, explain: o.explain, ...commonFields(o),
+    breakdown: o.breakdown, explain: o.explain, verify: o.verify, ...commonFields(o),
   });
   return { ...fields, backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS), ...deviceField(o) };
 }
@@ -41,7 +43,8 @@ export function register(program: Command): void {
     .option('--b <file>', 'second operand: compute A·B instead of A·A')
     .option('--gen-b <spec>', 'generated second operand (with one --gen as A): A·B of two generated matrices, e.g. --gen uniform:rows=50,cols=30,nnz_row=3 --gen-b uniform:rows=30,cols=70,nnz_row=4')
     .option('--breakdown', 'time the phases too (setup/grouping, count, allocation, compute)')
-    .option('--explain', 'print the derived parameters (row groups, table sizes, block sizes)');
+    .option('--explain', 'print the derived parameters (row groups, table sizes, block sizes)')
+    .option('--verify <mode>', 'check against the CPU float64 reference: full (every row; cached by the operands\' content, so a second run reuses it), rows:N (N rows: the longest and the rest drawn from --seed; for products whose full reference takes minutes) or none', 'full');
   addCommonOptions(cmd, { seedHelp: 'seed for generated matrices (A and B draw from the same seed)', samplesHelp: 'timed samples per method', libs: 'cuSPARSE' })
     .addHelpText(
       'after',

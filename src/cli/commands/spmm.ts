@@ -1,6 +1,7 @@
 // `spbench spmm`: batched SpMM of every method, verified and timed (core: src/bench/spmm-run.ts).
 import type { Command } from 'commander';
-import { BACKENDS, type SpmmRequest } from '../../bench/api.js';
+import type { SpmmRequest } from '../../bench/api.js';
+import { BACKENDS } from '../../kinds.js';
 import { oneOf } from '../../bench/options.js';
 import { REQUEST_DEFAULTS as D } from '../../bench/request-defaults.js';
 import { addCommonOptions, commonFields, defaultHelp, deviceField, type CommonBenchOptions } from '../bench-options.js';

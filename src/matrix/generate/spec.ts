@@ -52,9 +52,10 @@ export const SPEC_HELP = `  stencil:dims=2|3,n=N,points=5|9 (2-D) or 7|27 (3-D) 
                                                        (half near the diagonal), plus H hub nets: a hub
                                                        row and a hub column of S random nodes each
   longrow:n=N[,bw=W|,bw_lo=W1,bw_hi=W2],long_rows=K[,long_cols=L]
-                                                       band i-W1 <= j <= i+W2 (no band without bw keys;
-                                                       bw=1: tridiagonal), plus K full rows and L (0)
-                                                       full columns at random positions
+                                                       band i-W1 <= j <= i+W2 (bw=W: both W; one of
+                                                       bw_lo/bw_hi alone: the other 0; no bw key: no
+                                                       band), plus K full rows and L (0) full columns
+                                                       at random positions; bw=1: tridiagonal
   perm:n=N[,cols=N]                                   one entry a row at distinct random columns
                                                        (a scaled permutation when cols = n)
   multimodal:rows=R[,cols=R],lens=L1/L2/..,weights=W1/W2/..

@@ -1,5 +1,45 @@
-// Statistics for compare: median, a seeded bootstrap confidence interval of the ratio of medians,
-// and the Mann-Whitney U test (normal approximation with tie and continuity correction).
+// Statistics, in one module: summaries of timing samples (median, quartiles, spread), a seeded
+// PRNG and bootstrap confidence interval of a ratio of medians, the Mann-Whitney U test (normal
+// approximation with tie and continuity correction) and Welch's t-test on logs. The normal and
+// Student's t distributions come from jstat.
+import jstat from 'jstat';
+
+const { jStat } = jstat;
+
+export interface SampleSummary {
+  median: number;
+  q1: number;
+  q3: number;
+  min: number;
+  max: number;
+  /** relative standard deviation (sample std dev / mean); 0 for a single sample or a zero mean */
+  stdrel: number;
+}
+
+/** Quantile by linear interpolation between closest ranks (numpy's default), on sorted input. */
+function quantileSorted(sorted: number[], q: number): number {
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+/** Median, quartiles, extremes and relative spread of timing samples. */
+export function summarize(samples: readonly number[]): SampleSummary {
+  if (samples.length === 0) throw new Error('summarize: no samples');
+  const sorted = [...samples].sort((a, b) => a - b);
+  const n = sorted.length;
+  const mean = sorted.reduce((s, x) => s + x, 0) / n;
+  const variance = n > 1 ? sorted.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1) : 0;
+  return {
+    median: quantileSorted(sorted, 0.5),
+    q1: quantileSorted(sorted, 0.25),
+    q3: quantileSorted(sorted, 0.75),
+    min: sorted[0],
+    max: sorted[n - 1],
+    stdrel: mean > 0 ? Math.sqrt(variance) / mean : 0,
+  };
+}
 
 /** Median of a copy of `xs` (the input is not reordered). NaN for an empty array. */
 export function median(xs: readonly number[]): number {
@@ -59,10 +99,9 @@ export interface MannWhitney {
 
 /**
  * Mann-Whitney U test, two-sided, normal approximation with tie correction and continuity
- * correction; good enough for n ≥ 10 per side (spbench takes ≥ 20 samples). `erf` is passed in so
- * that mathjs is loaded only by the caller that needs it.
+ * correction; good enough for n ≥ 10 per side (spbench takes ≥ 20 samples).
  */
-export function mannWhitney(a: readonly number[], b: readonly number[], erf: (x: number) => number): MannWhitney {
+export function mannWhitney(a: readonly number[], b: readonly number[]): MannWhitney {
   const n1 = a.length;
   const n2 = b.length;
   const all = [...a.map((v) => ({ v, g: 0 })), ...b.map((v) => ({ v, g: 1 }))].sort((x, y) => x.v - y.v);
@@ -84,72 +123,24 @@ export function mannWhitney(a: readonly number[], b: readonly number[], erf: (x:
   if (!(variance > 0)) return { u, z: 0, p: 1 };
   const diff = Math.abs(u - mu);
   const z = Math.max(0, diff - 0.5) / Math.sqrt(variance);
-  const p = Math.min(1, 2 * (1 - 0.5 * (1 + erf(z / Math.SQRT2))));
+  const p = Math.min(1, 2 * (1 - jStat.normal.cdf(z, 0, 1)));
   return { u, z: u >= mu ? z : -z, p };
 }
 
 // ---- Welch's t-test on the logs of run medians (compare with --repeat runs) ----------------------
 // Few runs per side (3–5): a rank test cannot reach p < 0.05 with 3 vs 3 (its smallest two-sided p is
 // 0.1), so the run medians are compared on a log scale with Welch's t-test, which can; the log makes
-// the test about a ratio and tames the skew of timings. The t distribution comes from the regularized
-// incomplete beta function (continued fraction, modified Lentz), with a Lanczos log-gamma.
-
-const LANCZOS = [676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
-
-/** ln Γ(x) for x > 0 (Lanczos, g = 7; ~15 digits). */
-export function logGamma(x: number): number {
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  const z = x - 1;
-  let a = 0.99999999999980993;
-  const t = z + 7.5;
-  for (let i = 0; i < LANCZOS.length; i++) a += LANCZOS[i] / (z + i + 1);
-  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
-}
-
-function betaContinuedFraction(a: number, b: number, x: number): number {
-  const tiny = 1e-300;
-  let c = 1;
-  let d = 1 - ((a + b) * x) / (a + 1);
-  d = 1 / (Math.abs(d) < tiny ? tiny : d);
-  let h = d;
-  for (let m = 1; m <= 300; m++) {
-    const m2 = 2 * m;
-    for (const num of [(m * (b - m) * x) / ((a + m2 - 1) * (a + m2)), (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1))]) {
-      d = 1 + num * d;
-      d = 1 / (Math.abs(d) < tiny ? tiny : d);
-      c = 1 + num / c;
-      if (Math.abs(c) < tiny) c = tiny;
-      h *= d * c;
-    }
-    if (Math.abs(d * c - 1) < 1e-15) break;
-  }
-  return h;
-}
-
-/** Regularized incomplete beta I_x(a, b). */
-export function incompleteBeta(x: number, a: number, b: number): number {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
-  return x < (a + 1) / (a + b + 2) ? (front * betaContinuedFraction(a, b, x)) / a : 1 - (front * betaContinuedFraction(b, a, 1 - x)) / b;
-}
+// the test about a ratio and tames the skew of timings.
 
 /** Two-sided p of Student's t with `df` degrees of freedom: P(|T| ≥ |t|). */
 export function tTwoSidedP(t: number, df: number): number {
   if (!Number.isFinite(t)) return 0;
-  return incompleteBeta(df / (df + t * t), df / 2, 0.5);
+  return Math.min(1, 2 * (1 - jStat.studentt.cdf(Math.abs(t), df)));
 }
 
-/** The t with P(|T| ≥ t) = p (bisection; p in (0, 1)). */
+/** The t with P(|T| ≥ t) = p (p in (0, 1)). */
 export function tCritical(p: number, df: number): number {
-  let lo = 0;
-  let hi = 1e6;
-  for (let i = 0; i < 200; i++) {
-    const mid = (lo + hi) / 2;
-    if (tTwoSidedP(mid, df) > p) lo = mid;
-    else hi = mid;
-  }
-  return (lo + hi) / 2;
+  return jStat.studentt.inv(1 - p / 2, df);
 }
 
 export interface WelchLog {

@@ -17,10 +17,10 @@ export function hasSpeed(r: MethodResult): r is MethodResult & { median_ms: numb
   return r.status === 'ok' && r.median_ms !== null;
 }
 
-/** The fastest verified method of the "peer" family (cuSPARSE, cuBLAS, ...), if any. */
-export function fastestPeer(results: readonly MethodResult[]): (MethodResult & { median_ms: number }) | null {
+/** The fastest verified method of the "peer" family (cuSPARSE, cuBLAS, ...), if any; what speedups are measured against. */
+export function fastestPeer(results: readonly (MethodResult | undefined)[]): (MethodResult & { median_ms: number }) | null {
   let best: (MethodResult & { median_ms: number }) | null = null;
-  for (const r of results) if (r.family === 'peer' && hasSpeed(r) && (!best || r.median_ms < best.median_ms)) best = r;
+  for (const r of results) if (r && r.family === 'peer' && hasSpeed(r) && (!best || r.median_ms < best.median_ms)) best = r;
   return best;
 }
 
@@ -30,7 +30,9 @@ export function speedupVsPeer(r: MethodResult, peer: MethodResult | null): numbe
   return peer.median_ms / r.median_ms;
 }
 
-export function statusText(r: MethodResult): string {
+/** The status word of a result in every table ("–" where the method did not run). */
+export function statusText(r: MethodResult | undefined): string {
+  if (!r) return '–';
   switch (r.status) {
     case 'ok':
       return r.verify.checked && r.verify.passed ? 'verified ✓' : 'ok (unverified)';
@@ -123,11 +125,4 @@ export function fmtBytes(n: number): string {
 
 export function fmtRatio(x: number | null): string {
   return x === null ? '' : `${x >= 10 ? x.toFixed(1) : x.toFixed(2)}×`;
-}
-
-export function fmtDuration(ms: number): string {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }

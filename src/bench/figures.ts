@@ -1,42 +1,9 @@
-// The one place where timing samples become figures: median, quartiles, spread, GFLOPS, bandwidth.
+// The one place where timing samples become figures: median, quartiles, spread (src/stats.ts), GFLOPS, bandwidth.
 // Native executables report raw samples only (docs/native-protocol.md), so every figure in tables,
 // JSON and comparisons is computed here the same way.
 import type { ResultLine } from '../native/protocol.js';
 import type { MethodResult } from '../results/schema.js';
-
-export interface SampleSummary {
-  median: number;
-  q1: number;
-  q3: number;
-  min: number;
-  max: number;
-  /** relative standard deviation (sample std dev / mean); 0 for a single sample or a zero mean */
-  stdrel: number;
-}
-
-/** Quantile by linear interpolation between closest ranks (numpy's default), on sorted input. */
-function quantileSorted(sorted: number[], q: number): number {
-  const pos = (sorted.length - 1) * q;
-  const lo = Math.floor(pos);
-  const hi = Math.ceil(pos);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
-}
-
-export function summarize(samples: readonly number[]): SampleSummary {
-  if (samples.length === 0) throw new Error('summarize: no samples');
-  const sorted = [...samples].sort((a, b) => a - b);
-  const n = sorted.length;
-  const mean = sorted.reduce((s, x) => s + x, 0) / n;
-  const variance = n > 1 ? sorted.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1) : 0;
-  return {
-    median: quantileSorted(sorted, 0.5),
-    q1: quantileSorted(sorted, 0.25),
-    q3: quantileSorted(sorted, 0.75),
-    min: sorted[0],
-    max: sorted[n - 1],
-    stdrel: mean > 0 ? Math.sqrt(variance) / mean : 0,
-  };
-}
+import { summarize } from '../stats.js';
 
 /** flops per millisecond → GFLOPS (1 ms = 1e-3 s, 1 GFLOP = 1e9). */
 export function gflops(flops: number, ms: number): number {

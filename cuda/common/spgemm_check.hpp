@@ -1,0 +1,171 @@
+// The SpGEMM oracle shared by the GPU driver and the CPU backend: which reference to compute (--reference
+// cpu | none | rows:N), a cache of full references keyed by the operands' content and precision
+// (--reference-cache DIR: a second run or --repeat reads it instead of recomputing), and the check of a result against
+// it (identical pattern with sorted columns, values within the normalized tolerance).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include "binfmt.hpp"
+#include "reference.hpp"
+
+namespace spb {
+
+struct ReferenceSpec {
+  enum class Kind { None, Full, Rows } kind = Kind::Full;
+  int64_t rows = 0;         // Rows: how many rows are checked
+  uint64_t seed = 1;        // Rows: the draw of the rows
+  std::string cache_dir;    // Full: where references are kept ("" = no cache)
+  unsigned threads = 0;     // worker threads of the reference (0: every core)
+};
+
+// "cpu" (every row), "none", "rows:N" (N >= 1 rows: the longest by products and the rest drawn from the seed).
+inline ReferenceSpec parse_reference(const std::string& text, uint64_t seed, const std::string& cache_dir) {
+  ReferenceSpec s;
+  s.seed = seed; s.cache_dir = cache_dir;
+  if (text == "cpu") return s;
+  if (text == "none") { s.kind = ReferenceSpec::Kind::None; return s; }
+  const std::string pre = "rows:";
+  if (text.compare(0, pre.size(), pre) == 0) {
+    const std::string n = text.substr(pre.size());
+    if (!n.empty() && n.size() <= 12 && n.find_first_not_of("0123456789") == std::string::npos && std::stoll(n) >= 1) {
+      s.kind = ReferenceSpec::Kind::Rows; s.rows = std::stoll(n);
+      return s;
+    }
+  }
+  throw std::invalid_argument("--reference must be cpu, none or rows:N with N >= 1, got '" + text + "'");
+}
+
+// Rows to check: the longest eighth of n by products (so the rows most likely to take a special path are always
+// among them), then rows drawn from the seed; sorted, distinct; every row when n >= rows of A.
+inline std::vector<int64_t> sample_rows(const Csr& A, const Csr& B, int64_t n, uint64_t seed) {
+  std::vector<int64_t> out;
+  if (n >= A.rows) { out.resize(size_t(A.rows)); for (int64_t i = 0; i < A.rows; ++i) out[size_t(i)] = i; return out; }
+  std::vector<std::pair<int64_t, int64_t>> prod(size_t(A.rows));
+  for (int64_t r = 0; r < A.rows; ++r) {
+    int64_t p = 0;
+    for (int64_t k = A.row_ptr[r]; k < A.row_ptr[r + 1]; ++k) p += B.row_ptr[A.col_idx[k] + 1] - B.row_ptr[A.col_idx[k]];
+    prod[size_t(r)] = {-p, r};
+  }
+  const int64_t longest = std::max<int64_t>(1, n / 8);
+  std::partial_sort(prod.begin(), prod.begin() + longest, prod.end());
+  std::vector<char> taken(size_t(A.rows), 0);
+  for (int64_t i = 0; i < longest; ++i) { out.push_back(prod[size_t(i)].second); taken[size_t(prod[size_t(i)].second)] = 1; }
+  std::mt19937_64 rng(seed);
+  while (int64_t(out.size()) < n) {
+    const int64_t r = int64_t(rng() % uint64_t(A.rows));
+    if (!taken[size_t(r)]) { taken[size_t(r)] = 1; out.push_back(r); }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// 64-bit content hash of the operands (dimensions, pattern, values as given: already rounded to the precision).
+inline uint64_t operands_hash(const Csr& A, const Csr& B, int value_bytes) {
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ uint64_t(value_bytes);
+  auto mix = [&](uint64_t x) { h ^= x + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2); h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 31; };
+  for (const Csr* m : {&A, &B}) {
+    mix(uint64_t(m->rows)); mix(uint64_t(m->cols)); mix(uint64_t(m->nnz()));
+    for (int64_t v : m->row_ptr) mix(uint64_t(v));
+    for (int64_t v : m->col_idx) mix(uint64_t(v));
+    for (double v : m->values) { uint64_t u; std::memcpy(&u, &v, 8); mix(u); }
+  }
+  return h;
+}
+
+struct SpgemmReference {
+  bool have = false;
+  std::string label;           // what the result's verify.reference says
+  std::vector<int64_t> rows;   // the checked rows (empty: all)
+  Csr c;                       // the reference rows (all of C, or rows.size() rows in the order of `rows`)
+  std::vector<double> absc;    // sum |a*b| of every reference entry
+  bool from_cache = false;
+};
+
+// References above this many entries are not cached (24 bytes an entry on disk and in memory while written).
+constexpr int64_t kMaxCachedEntries = int64_t(1) << 28;
+
+inline SpgemmReference make_reference(const Csr& A, const Csr& B, const ReferenceSpec& s, int value_bytes) {
+  SpgemmReference r;
+  if (s.kind == ReferenceSpec::Kind::None) return r;
+  r.have = true;
+  if (s.kind == ReferenceSpec::Kind::Rows) {
+    r.rows = sample_rows(A, B, s.rows, s.seed);
+    if (int64_t(r.rows.size()) == A.rows) r.rows.clear();
+    r.label = r.rows.empty() ? "cpu-f64" : "cpu-f64 rows:" + std::to_string(r.rows.size()) + " (longest and seeded)";
+    r.c = ref_spgemm(A, B, &r.absc, r.rows, s.threads);
+    return r;
+  }
+  r.label = "cpu-f64";
+  std::string path;
+  if (!s.cache_dir.empty()) {
+    char name[64];
+    std::snprintf(name, sizeof name, "/spgemm-ref-%016llx.spb", (unsigned long long)operands_hash(A, B, value_bytes));
+    path = s.cache_dir + name;
+    if (FILE* f = std::fopen(path.c_str(), "rb")) {
+      std::fclose(f);
+      try {
+        SpbFile cached = read_spb(path, false);
+        if (cached.mats.size() == 2 && cached.mats[0].rows == A.rows && cached.mats[0].cols == B.cols && cached.mats[1].nnz() == cached.mats[0].nnz()) {
+          r.c = std::move(cached.mats[0]);
+          r.absc = std::move(cached.mats[1].values);
+          r.from_cache = true;
+          return r;
+        }
+      } catch (const std::exception&) {
+        // unreadable cache entry: recompute and overwrite it below
+      }
+    }
+  }
+  r.c = ref_spgemm(A, B, &r.absc, {}, s.threads);
+  if (!path.empty() && r.c.nnz() <= kMaxCachedEntries) {
+    Csr abs = r.c;
+    abs.values = r.absc;
+    try { write_spb(path, {r.c, abs}, 8, 2); } catch (const std::exception&) { /* a cache that cannot be written only costs time */ }
+  }
+  return r;
+}
+
+struct SpgemmCheck { bool passed = false; double err = 0; std::string detail; };
+
+// Checks C (host copies: row pointers of all rows, columns, values) against the reference: every reference row must
+// have the same columns in the same (sorted) order and values within tol of the normalized error.
+template <typename I, typename V>
+SpgemmCheck check_spgemm(const SpgemmReference& ref, int64_t c_rows, const I* rp, const I* ci, const V* v, double tol) {
+  SpgemmCheck o;
+  const Csr& R = ref.c;
+  const int64_t nr = ref.rows.empty() ? c_rows : int64_t(ref.rows.size());
+  if (ref.rows.empty() && c_rows != R.rows) { o.detail = "C has " + std::to_string(c_rows) + " rows, the reference " + std::to_string(R.rows); return o; }
+  if (ref.rows.empty() && int64_t(rp[0]) != 0) { o.detail = "row pointer 0 is " + std::to_string(int64_t(rp[0])) + ", not 0"; return o; }
+  std::vector<V> got;
+  got.reserve(size_t(R.nnz()));
+  for (int64_t j = 0; j < nr; ++j) {
+    const int64_t row = ref.rows.empty() ? j : ref.rows[size_t(j)];
+    const int64_t s = int64_t(rp[row]), n = int64_t(rp[row + 1]) - s, want = R.row_ptr[j + 1] - R.row_ptr[j];
+    if (n != want) { o.detail = "row " + std::to_string(row) + " has " + std::to_string(n) + " entries, the reference " + std::to_string(want); return o; }
+    for (int64_t k = 0; k < n; ++k)
+      if (int64_t(ci[s + k]) != R.col_idx[R.row_ptr[j] + k]) {
+        o.detail = "row " + std::to_string(row) + ": column " + std::to_string(int64_t(ci[s + k])) + " where the reference has " +
+                   std::to_string(R.col_idx[R.row_ptr[j] + k]) + " (pattern differs or columns unsorted)";
+        return o;
+      }
+    got.insert(got.end(), v + s, v + s + n);
+  }
+  const ErrReport e = max_norm_err(got.data(), R.values.data(), ref.absc.data(), R.nnz());
+  auto where = [&](int64_t p) {
+    const int64_t j = int64_t(std::upper_bound(R.row_ptr.begin(), R.row_ptr.end(), p) - R.row_ptr.begin()) - 1;
+    return "row " + std::to_string(ref.rows.empty() ? j : ref.rows[size_t(j)]) + ", entry " + std::to_string(p - R.row_ptr[j]);
+  };
+  if (!e.finite) { o.detail = "non-finite value in " + where(e.where) + " (unwritten output?)"; return o; }
+  o.err = e.max_err;
+  if (e.max_err > tol) { o.detail = "value in " + where(e.where) + ": got " + std::to_string(e.got) + ", reference " + std::to_string(e.want); return o; }
+  o.passed = true;
+  return o;
+}
+
+}  // namespace spb

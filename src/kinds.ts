@@ -1,0 +1,21 @@
+// The closed sets of names every layer shares (native protocol, result files, requests, reports),
+// each as one `as const` table with its type.
+export const OPS = ['spmm', 'spgemm'] as const;
+export type Op = (typeof OPS)[number];
+
+/** Who wrote a method: our kernels, the paper's, the libraries we compare with, the CPU reference. */
+export const METHOD_FAMILIES = ['ours', 'paper', 'peer', 'reference'] as const;
+
+export const PRECISIONS = ['f32', 'f64'] as const;
+export type Precision = (typeof PRECISIONS)[number];
+
+export const TIMING_MODES = ['kernel', 'e2e', 'graph'] as const;
+export type TimingMode = (typeof TIMING_MODES)[number];
+
+export const LAYOUTS = ['row', 'col'] as const;
+export type Layout = (typeof LAYOUTS)[number];
+
+/** Backends a run can ask for (auto picks one of the others). */
+export const BACKENDS = ['auto', 'cpu', 'cuda'] as const;
+export type BackendChoice = (typeof BACKENDS)[number];
+export type Backend = Exclude<BackendChoice, 'auto'>;
