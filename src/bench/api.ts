@@ -40,6 +40,7 @@ export interface SpgemmRequest {
   repeat?: number; // separate native process runs on the same inputs (default 1)
   backend: BackendChoice;
   device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
+  threads?: number; // host threads of the native reference (run --devices: each worker's share); default: the native side's
 }
 
 /**

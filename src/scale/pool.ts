@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { BackendChoice } from '../bench/api.js';
+import type { BackendChoice } from '../kinds.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { parseResultFile } from '../results/validate.js';
 import { combine, type SuiteOutcome, type SuiteSink } from '../suite/run.js';
@@ -77,7 +77,7 @@ export async function runOnDevices(suite: Suite, o: PoolOptions): Promise<SuiteO
   const progress = (): void => {
     const elapsedMs = Date.now() - t0;
     const current = [...running].sort((a, b) => a[0] - b[0]).map(([d, n]) => `device ${d}: ${n}`).join(' · ');
-    o.sink.progress({ suite: suite.name, casesDone: finished, casesTotal: suite.cases.length, current, detail: `${o.devices.length - dead.size} device worker(s)`, elapsedMs, etaMs: finished ? (elapsedMs / finished) * (suite.cases.length - finished) : null });
+    o.sink.progress({ title: suite.name, done: finished, total: suite.cases.length, label: current, detail: `${o.devices.length - dead.size} device worker(s)`, elapsedMs, etaMs: finished ? (elapsedMs / finished) * (suite.cases.length - finished) : null });
   };
   const worker = async (device: number): Promise<void> => {
     for (let c = queue.shift(); c; c = queue.shift()) {

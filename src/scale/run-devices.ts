@@ -1,6 +1,6 @@
 // `run --devices`: the device list (probing the GPUs for "all") and the pool run with each
 // worker's share of CPU threads.
-import type { BackendChoice } from '../bench/api.js';
+import type { BackendChoice } from '../kinds.js';
 import type { SuiteOutcome, SuiteSink } from '../suite/run.js';
 import type { Suite } from '../suite/schema.js';
 import { ompThreads } from '../config.js';

@@ -1,6 +1,6 @@
 // The worker side of `run --devices`: `run --cases NAME --device D` runs the named suite cases with
 // every native run on device D.
-import { testKillDevice } from '../config.js';
+import { ompThreads, testKillDevice } from '../config.js';
 import type { Runners } from '../suite/run.js';
 import type { Suite } from '../suite/schema.js';
 import { UserError } from '../util/errors.js';
@@ -14,8 +14,14 @@ export function selectCases(suite: Suite, names: string): Suite {
   return { ...suite, cases: suite.cases.filter((c) => wanted.includes(c.name)) };
 }
 
-/** Runners whose requests all go to `device`. */
+/**
+ * Runners whose requests all go to `device`. A worker of `run --devices` gets its share of the host's
+ * threads as $OMP_NUM_THREADS (the CPU backend's OpenMP reads it); the CUDA SpGEMM driver's reference
+ * threads get the same number through --threads.
+ */
 export function onDevice(runners: Runners, device: number): Runners {
+  const t = ompThreads();
+  const threads = t !== undefined && /^\d+$/.test(t) && Number(t) > 0 ? Number(t) : undefined;
   return {
     spmm: (req, sink) => {
       dieForTest(device);
@@ -23,7 +29,7 @@ export function onDevice(runners: Runners, device: number): Runners {
     },
     spgemm: (req, sink) => {
       dieForTest(device);
-      return runners.spgemm({ ...req, device }, sink);
+      return runners.spgemm({ ...req, device, ...(threads !== undefined ? { threads } : {}) }, sink);
     },
   };
 }
