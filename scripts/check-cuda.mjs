@@ -52,6 +52,15 @@ if (nvcc) {
     const flags = extra.has(src) ? [extra.get(src)] : [];
     jobs.push({ name: relative(root, src), cmd: nvcc, args: ['-std=c++17', '-arch=sm_90', ...new Set(inc), ...flags, '-c', src, '-o', join(out, `${basename(src)}.o`)] });
   }
+  // User-kernel plugins (docs/plugins.md): both runner drivers and every example plugin compile against the
+  // public header alone (cuda/include/spbench_plugin.h), with no cuSPARSE/cuBLAS include path.
+  const plugins = [join(cuda, 'drivers', 'plugin_spmm.cu'), join(cuda, 'drivers', 'plugin_spgemm.cu')];
+  const examples = join(root, 'examples', 'plugins');
+  if (existsSync(examples)) for (const f of readdirSync(examples).sort()) if (f.endsWith('.cu')) plugins.push(join(examples, f));
+  for (const src of plugins) {
+    if (!existsSync(src)) continue;
+    jobs.push({ name: relative(root, src), cmd: nvcc, args: ['-std=c++17', '-arch=sm_90', `-I${join(cuda, 'include')}`, '-c', src, '-o', join(out, `plugin-${basename(src)}.o`)] });
+  }
 } else {
   console.log(`nvcc: not found (set SPBENCH_NVCC or CUDA_HOME)${allowMissing ? '; skipping the CUDA sources (--allow-missing)' : ''}`);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the hash SpGEMM's host code and CUDA kernels on the CPU (cuda/check/emu_spgemm: a host emulation of the
-# runtime and intrinsics) against the CPU reference: the default configuration (hash and hash-opt) and hash-opt
-# with its long-row path forced onto small rows. No GPU needed; the GPU tests and compute-sanitizer stay the real check.
+# Runs CUDA kernels on the CPU through host emulations of the runtime and intrinsics, against float64 references:
+# the hash SpGEMM's host code and kernels (cuda/check/emu_spgemm: the default configuration, and hash-opt with its
+# long-row path forced onto small rows) and the SpMM column-major and staged kernels (cuda/check/emu). No GPU
+# needed; the GPU tests and compute-sanitizer stay the real check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
@@ -10,3 +11,5 @@ python3 cuda/check/emu_spgemm/emu_prepare.py . "$out"
 g++ -std=c++20 -O1 -pthread -I"$out" -I"$out/cuda/common" -w cuda/check/emu_spgemm/spgemm_emu.cpp -o "$out/spgemm_emu"
 "$out/spgemm_emu" | grep -v ' ok$'
 "$out/spgemm_emu" --long 64 | grep -v ' ok$'
+g++ -std=c++20 -O1 -pthread -I cuda/check/emu -w cuda/check/emu/spmm_emu.cpp -o "$out/spmm_emu"
+"$out/spmm_emu" | tail -1

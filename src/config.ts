@@ -105,3 +105,9 @@ export function testKillDevice(env: Env = process.env): number | null {
   const v = env.SPBENCH_TEST_KILL_DEVICE;
   return v !== undefined && /^\d+$/.test(v) ? Number(v) : null;
 }
+
+/** $SPBENCH_KERNEL_TIMEOUT: seconds a user kernel's (plugin's) process may run per case before it is stopped (default 600). */
+export function kernelTimeoutMs(env: Env = process.env): number {
+  const s = Number(env.SPBENCH_KERNEL_TIMEOUT);
+  return Number.isFinite(s) && s > 0 ? s * 1000 : 600_000;
+}

@@ -4,7 +4,7 @@ export const OPS = ['spmm', 'spgemm'] as const;
 export type Op = (typeof OPS)[number];
 
 /** Who wrote a method: our kernels, the paper's, the libraries we compare with, the CPU reference. */
-export const METHOD_FAMILIES = ['ours', 'paper', 'peer', 'reference'] as const;
+export const METHOD_FAMILIES = ['ours', 'paper', 'peer', 'reference', 'user'] as const; // user: a --kernel plugin
 
 export const PRECISIONS = ['f32', 'f64'] as const;
 export type Precision = (typeof PRECISIONS)[number];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { SpgemmRequest, SpmmRequest } from '../src/bench/api.js';
-import { countCases, planSpmm } from '../src/bench/spmm-plan.js';
+import { checkSpmmFits, countCases, planSpmm, spmmFootprint } from '../src/bench/spmm-plan.js';
 import { planSpgemm } from '../src/bench/spgemm-plan.js';
 
 const spmm = (over: Partial<SpmmRequest> = {}): SpmmRequest => ({
@@ -77,4 +77,30 @@ test('planSpmm: --matrices of one name in two folders are named with their folde
   assert.equal(one[0].cases[0].id, 'spmm/matrices=a/m.mtx+b/m.mtx/nb=64/f32/kernel');
   const other = planSpmm(spmm({ matrices: ['/e/a/m.mtx', '/e/b/m.mtx'] }));
   assert.notEqual(one[0].inputKey, other[0].inputKey);
+});
+
+test('planSpmm: --nnz-row above --dim is a usage error naming both options (nothing is clamped)', () => {
+  assert.throws(() => planSpmm(spmm({ dim: ['64'], nnzRow: ['70'] })), (e: Error) => e.name === 'UserError' && /--nnz-row 70/.test(e.message) && /--dim 64/.test(e.message));
+  // a range that can draw more nonzeros than the smallest matrix has columns
+  assert.throws(() => planSpmm(spmm({ dim: ['32:256'], nnzRow: ['1:40'] })), /--nnz-row 1:40 with --dim 32:256.*dim 32/);
+  assert.equal(planSpmm(spmm({ dim: ['64'], nnzRow: ['64'] })).length, 1, 'a full row is possible');
+  assert.equal(planSpmm(spmm({ dim: ['32:256'], nnzRow: ['1:32'] })).length, 1);
+  // files are the batch: no generator options to check
+  assert.equal(planSpmm(spmm({ matrices: ['/x'], dim: ['4'], nnzRow: ['70'] })).length, 1);
+});
+
+test('checkSpmmFits: refuses a run that cannot fit with the bytes it needs and what the machine has', () => {
+  const [run] = planSpmm(spmm({ batch: [10_000_000], dim: ['64'], nb: [1024] }));
+  const f = spmmFootprint({ batch: 10_000_000, dim: '64', nnzRow: '3' }, [1024], 'f32');
+  // B and C alone are 2 × 6.4e8 rows × 1024 × 4 bytes
+  assert.ok(f.deviceBytes > 2 * 6.4e8 * 1024 * 4 && f.deviceBytes < 2 * 6.4e8 * 1024 * 4 * 1.01);
+  const host = { total: 256e9, free: 200e9 };
+  assert.throws(() => checkSpmmFits(run, host, 80e9), (e: Error) => e.name === 'UserError' && /host memory/.test(e.message) && /256\.00 GB/.test(e.message) && /GPU has 80\.00 GB/.test(e.message) && /TB/.test(e.message));
+  assert.throws(() => checkSpmmFits(run, host, null), /device memory is not known here/);
+  // fits on the host but not on an 80 GB GPU
+  const [mid] = planSpmm(spmm({ batch: [200_000], dim: ['64'], nb: [1024] }));
+  assert.throws(() => checkSpmmFits(mid, { total: 4e12, free: 4e12 }, 80e9), /at least 10\d\.\d\d GB of device memory/);
+  // the paper's case fits anywhere; files are checked by the driver
+  assert.equal(checkSpmmFits(planSpmm(spmm())[0], host, 80e9)!.matrices, 100);
+  assert.equal(checkSpmmFits(planSpmm(spmm({ matrices: ['/x'] }))[0], host, 1), null);
 });

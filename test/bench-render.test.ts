@@ -94,3 +94,11 @@ test('plain sink: one progress line per case (child progress throttled), ETA, lo
   assert.equal(collect(false), 'backend: cpu\n[0/4] run a · elapsed 0 s\n[2/4] run b · elapsed 20 s · ETA 20 s\n');
   assert.equal(collect(true), '');
 });
+
+test('auto shows the kernel the planner picked in the table and the plain lines', async () => {
+  const { method } = await import('./bench-helpers.js');
+  const file = fixtureFile();
+  file.cases[0].results.push(method({ method: 'auto', family: 'ours', samples_ms: [0.002, 0.002, 0.002], info: { choice: 'batched-ell', rule: 'row-major, rows of at most 8 nonzeros' } }));
+  assert.match(renderTables(file), /auto → batched-ell/);
+  assert.match(renderPlain(file), /auto → batched-ell/);
+});

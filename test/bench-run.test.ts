@@ -158,3 +158,24 @@ test('runSpgemm: shapes are checked before running (A·A square, A·B conformant
   await assert.rejects(runSpgemm(spgemmReq({ gen: [], inputs: ['/m/a.mtx'], b: '/m/rect.mtx' }), recordingSink().sink, deps), (e) => e instanceof UserError && /A·B needs A's columns \(4\) to equal B's rows \(3\)/.test(e.message));
   assert.equal(calls.args.length, 0);
 });
+
+test('runSpmm: an impossible or too large request is refused before any work; a large one reports progress while inputs are made', async () => {
+  const { deps, calls } = fakeDeps();
+  const { sink, rec } = recordingSink();
+  await assert.rejects(runSpmm(spmmReq({ dim: ['64'], nnzRow: ['70'] }), sink, deps), (e: Error) => e instanceof UserError && /--nnz-row 70/.test(e.message) && /--dim 64/.test(e.message));
+  await assert.rejects(runSpmm(spmmReq({ batch: [10_000_000], dim: ['64'], nb: [1024] }), sink, deps), (e: Error) => e instanceof UserError && /host memory/.test(e.message));
+  assert.equal(calls.targets.length, 0, 'nothing was built');
+  assert.equal(calls.written.length, 0, 'no input was made');
+  await runSpmm(spmmReq({ batch: [20_000], dim: ['4'], nnzRow: ['1'], nb: [2] }), sink, deps);
+  const making = rec.progress.filter((p) => /making inputs: \d+\/20000 matrices/.test(p.label));
+  assert.ok(making.length >= 50 && making.at(-1)!.label.endsWith('20000/20000 matrices'), `progress while generating: ${making.length}`);
+});
+
+test('runSpmm: --explain asks the native run for the planner rule', async () => {
+  const { deps, calls } = fakeDeps();
+  const { sink } = recordingSink();
+  await runSpmm(spmmReq({ explain: true }), sink, deps);
+  assert.ok(calls.args[0].includes('--explain'));
+  await runSpmm(spmmReq(), sink, deps);
+  assert.ok(!calls.args[1].includes('--explain'));
+});

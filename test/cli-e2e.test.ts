@@ -164,3 +164,14 @@ test('a method that fails verification shows as FAILED without speed (fault inje
   assert.equal(r.verify.passed, false);
   assert.deepEqual([r.median_ms, r.gflops, r.bandwidth_gbs], [null, null, null]);
 });
+
+test('spmm usage errors before any work: --nnz-row above --dim, and a batch that cannot fit (exit 2, bytes named)', () => {
+  const a = spbench(['spmm', '--dim', '64', '--nnz-row', '70', ...FAST]);
+  assert.equal(a.code, 2, a.stderr);
+  assert.match(a.stderr, /--nnz-row 70 with --dim 64/);
+  const started = Date.now();
+  const b = spbench(['spmm', '--batch', '10000000', '--dim', '64', '--nb', '1024', ...FAST]);
+  assert.equal(b.code, 2, b.stderr);
+  assert.match(b.stderr, /needs about [\d.]+ TB of host memory \(the machine has [\d.]+ [GT]B, [\d.]+ [GMT]B free\) and at least [\d.]+ TB of device memory/);
+  assert.ok(Date.now() - started < 30_000, 'refused at once');
+});

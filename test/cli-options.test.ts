@@ -53,3 +53,23 @@ test('help of spmm and spgemm lists every option with examples', () => {
     assert.ok(spgemm.stdout.includes(o), `spgemm help lacks ${o}`);
   }
 });
+
+test('spgemm --help gives the generator spec grammar, every class included', () => {
+  const r = spbench(['spgemm', '--help']);
+  assert.equal(r.code, 0);
+  for (const kind of ['stencil:', 'rmat:', 'powerlaw:', 'fem:', 'circuit:', 'longrow:', 'perm:', 'multimodal:', 'irregular:']) assert.ok(r.stdout.includes(kind), kind);
+});
+
+test('a reader that closes early (| head) ends spbench quietly, with no internal error', async () => {
+  const { spawn } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const bin = fileURLToPath(new URL('../../bin/spbench.js', import.meta.url));
+  // a CSV of the paper grids: far more than a pipe holds, so writes go on after the reader has gone
+  const child = spawn(process.execPath, [bin, 'report', 'reports/baselines/h100/paper-spmm.json', '--format', 'csv'], { env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d) => (err += d));
+  child.stdout.once('data', () => child.stdout.destroy());
+  const code = await new Promise<number | null>((res) => child.on('close', (c) => res(c)));
+  assert.doesNotMatch(err, /internal error|EPIPE/);
+  assert.equal(code, 0);
+});

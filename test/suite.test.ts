@@ -91,7 +91,7 @@ test('bad suites give errors naming the file and the JSON path of the field', ()
 test('the shipped suites in reports/suites validate and cover the seeds\' figure grids', async () => {
   const dir = join(REPO, 'reports', 'suites');
   const names = readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
-  assert.deepEqual(names, ['ci-smoke.json', 'paper-spmm.json', 'spgemm-wide.json', 'spgemm.json']);
+  assert.deepEqual(names, ['ci-smoke.json', 'paper-spmm.json', 'spgemm-wide.json', 'spgemm.json', 'spmm-wide.json']);
   const suites = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await loadSuite(join(dir, n))] as const)));
   const paper = suites['paper-spmm.json'].cases.map((c) => c.name);
   for (const f of ['fig6a', 'fig6b', 'fig7a', 'fig7b', 'fig7c', 'fig7d', 'fig7e', 'fig7f', 'fig8']) assert.ok(paper.includes(f), f);
@@ -103,6 +103,16 @@ test('the shipped suites in reports/suites validate and cover the seeds\' figure
   const gens = suites['spgemm.json'].cases.flatMap((c) => (c.op === 'spgemm' ? c.gen ?? [] : []));
   assert.deepEqual(gens, ['stencil:dims=3,n=40,points=27', 'stencil:dims=3,n=64,points=27', 'stencil:dims=2,n=1000,points=5', 'uniform:rows=200000,nnz_row=8', 'rmat:scale=16,ef=8', 'rmat:scale=18,ef=4']);
   for (const c of suites['ci-smoke.json'].cases) assert.ok(c.samples >= 20, 'compare needs enough samples');
+  // spmm-wide (issue 10): dims 16-1024, nnz/row 1 to dim/2, nB 8-1024, both layouts, f32/f64, batch 10-10000, mixed
+  const wide = suites['spmm-wide.json'].cases.flatMap((c) => (c.op === 'spmm' ? [c] : []));
+  const all = <K extends 'dim' | 'nnzRow' | 'nb' | 'batch' | 'precision'>(k: K) => wide.flatMap((c) => (c[k] ?? []) as unknown[]).map(String);
+  for (const d of ['16', '1024', '16:256']) assert.ok(all('dim').includes(d), `dim ${d}`);
+  for (const n of ['1', '512']) assert.ok(all('nnzRow').includes(n), `nnz/row ${n}`);
+  for (const nb of ['8', '1024']) assert.ok(all('nb').includes(nb), `nB ${nb}`);
+  for (const b of ['10', '10000']) assert.ok(all('batch').includes(b), `batch ${b}`);
+  assert.deepEqual([...new Set(all('precision'))].sort(), ['f32', 'f64']);
+  assert.deepEqual([...new Set(wide.map((c) => c.layout))].sort(), ['col', 'row']);
+  for (const c of wide) if (Array.isArray(c.methods)) assert.ok(c.methods.includes('auto'), `${c.name} runs auto`);
 });
 
 /** Fake cores: one case per n_B (spmm) or per precision (spgemm), like the real ones. */

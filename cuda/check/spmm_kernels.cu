@@ -1,5 +1,6 @@
 // CI compile check (nvcc -c, CUDA runtime headers only): every SpMM kernel of ours and the paper's,
-// and the TensorFlow-style peer, instantiated for float and double and both layouts.
+// and the TensorFlow-style peer, instantiated for float and double and both layouts (column-major and
+// staged kernels with several slot counts / columns per thread).
 #include "../spmm/methods.cuh"
 #include "../peers/spmm_tf.cuh"
 
@@ -10,7 +11,19 @@ namespace spb {
   template __global__ void swa_csr_kernel<T, L, true>(BatchView<T>, int, int, int, int, int, int);  \
   template __global__ void swa_coo_shared_kernel<T, L>(BatchView<T>, int, int, int, int); \
   template __global__ void csr_vec_kernel<T, L, 1>(BatchView<T>, int, unsigned);         \
-  template __global__ void tf_sparse_dense_kernel<T, L>(BatchView<T>, int);
+  template __global__ void tf_sparse_dense_kernel<T, L>(BatchView<T>, int);               \
+  template __global__ void staged_kernel<T, L, 1>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int); \
+  template __global__ void tile_kernel<T, L>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int);
+#define SPB_COL(T, K)                                                                                                             \
+  template __global__ void col_kernel<T, K, 1>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
+  template __global__ void col_kernel<T, K, 2>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
+  template __global__ void col_kernel<T, K, 4>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int);
+SPB_COL(float, 0)
+SPB_COL(float, 3)
+SPB_COL(double, 0)
+SPB_COL(double, 8)
+template __global__ void staged_kernel<float, Layout::Row, 4>(const int*, const int*, const int*, const int*, const float*, const float*, float*, int, int, int);
+template __global__ void staged_kernel<double, Layout::Row, 2>(const int*, const int*, const int*, const int*, const double*, const double*, double*, int, int, int);
 SPB_INST(float, Layout::Row)
 SPB_INST(float, Layout::Col)
 SPB_INST(double, Layout::Row)
@@ -24,6 +37,7 @@ template __global__ void csr_flat_kernel<double, 2, 1>(const int*, const int*, c
 template __global__ void csr_flat_kernel<float, 4, 2>(const int*, const int*, const float*, const float*, float*, int, int, unsigned);
 template __global__ void csr_flat_kernel<double, 2, 2>(const int*, const int*, const double*, const double*, double*, int, int, unsigned);
 #undef SPB_INST
+#undef SPB_COL
 // Host wrappers too (they hold the launch logic).
 template class SwaCooGlobal<float>;
 template class SwaCooGlobal<double>;
@@ -35,6 +49,14 @@ template class CsrVec<float>;
 template class CsrVec<double>;
 template class EllFlat<float>;
 template class EllFlat<double>;
+template class ColMajor<float>;
+template class ColMajor<double>;
+template class Staged<float>;
+template class Staged<double>;
+template class Tile<float>;
+template class Tile<double>;
+template class Auto<float>;
+template class Auto<double>;
 template class TfSparseDense<float>;
 template class TfSparseDense<double>;
 }  // namespace spb

@@ -13,6 +13,7 @@
 #include <set>
 #include <string>
 #include <vector>
+#include <unistd.h>
 #include "../common/args.hpp"
 #include "../common/binfmt.hpp"
 #include "../common/gpu_env.cuh"
@@ -36,6 +37,7 @@ struct Options {
   int warmup = 5, samples = 20;
   uint64_t seed = 1;
   int device = 0;  // --device N: the CUDA device this process uses (spbench run --devices gives one per worker)
+  bool explain = false;
 };
 
 // Uniform in [-1, 1] from a 64-bit generator; defined bit-for-bit (no std::uniform_real_distribution).
@@ -43,7 +45,7 @@ inline double unit(std::mt19937_64& g) { return double(g() >> 11) * (2.0 / 90071
 
 template <typename T>
 std::vector<std::unique_ptr<Method<T>>> all_methods() {
-  auto v = kernel_methods<T>();
+  auto v = all_kernel_methods<T>();
   v.emplace_back(new TfSparseDense<T>());
 #ifndef SPB_NO_PEERS
   add_cusparse_peers(v);
@@ -193,7 +195,8 @@ struct CaseInfo {
 };
 
 void emit_result(const CaseInfo& ci, const std::string& method, const std::string& family, const std::string& status, const std::string& reason,
-                 const std::vector<double>& samples, double peak, bool checked, const Check& chk, const std::string& info_json) {
+                 const std::vector<double>& samples, double peak, bool checked, const Check& chk, const std::string& info_json,
+                 const std::string& region = "") {
   Json params;
   params.integer("nb", ci.nb).str("precision", ci.precision).str("mode", ci.mode).str("layout", ci.layout).integer("batch", ci.batch)
       .integer("max_m", ci.max_m);
@@ -205,7 +208,7 @@ void emit_result(const CaseInfo& ci, const std::string& method, const std::strin
   Json r;
   r.str("type", "result").str("op", "spmm").str("method", method).str("family", family).raw("params", params.done()).str("status", status);
   if (!reason.empty()) r.str("reason", reason);
-  r.str("timed_region", ci.mode).nums("samples_ms", samples).num("flops", ci.flops).num("bytes_moved", ci.bytes).num("peak_mem_bytes", peak)
+  r.str("timed_region", region.empty() ? ci.mode : region).nums("samples_ms", samples).num("flops", ci.flops).num("bytes_moved", ci.bytes).num("peak_mem_bytes", peak)
       .raw("verify", v.done()).raw("info", info_json).emit();
 }
 
@@ -254,30 +257,47 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const Reference& R, const D
       cleanup();
       return;
     }
-    if (o.mode == "graph") {
+    // Graph mode: the method's calls captured into one graph. A library peer whose calls cannot be
+    // captured (cuSPARSE in some configurations) is timed as back-to-back stream calls instead (kernel
+    // mode), and the result says so (timed_region "kernel", info.graph_capture); ours must capture.
+    std::string mode = o.mode;
+    auto capture = [&](int calls) -> std::string {  // "" on success, else the failure
+      if (exec) { cudaGraphExecDestroy(exec); exec = nullptr; }
+      if (graph) { cudaGraphDestroy(graph); graph = nullptr; }
       CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+      std::string err;
       try {
-        m.run(s);
-      } catch (const CudaError& e) {
-        cudaGraph_t g = nullptr;
-        cudaStreamEndCapture(s, &g);
+        for (int i = 0; i < calls; ++i) m.run(s);
+      } catch (const CudaError& e) { err = e.what(); }
+      cudaGraph_t g = nullptr;
+      const cudaError_t ec = cudaStreamEndCapture(s, &g);
+      if (err.empty() && ec != cudaSuccess) err = std::string("cudaStreamEndCapture: ") + cudaGetErrorString(ec);
+      if (err.empty()) {
+        const cudaError_t ei = cudaGraphInstantiate(&exec, g, 0);
+        if (ei != cudaSuccess) { err = std::string("cudaGraphInstantiate: ") + cudaGetErrorString(ei); exec = nullptr; }
+      }
+      if (!err.empty()) {
         if (g) cudaGraphDestroy(g);
         cudaGetLastError();
-        if (m.library()) {
-          emit_result(ci, m.name(), m.family(), "not_applicable", std::string("library calls could not be captured in a CUDA graph: ") + e.what(), {},
-                      double(m.peak_bytes()), false, none, info_json(m, 0));
-          cleanup();
-          return;
-        }
-        throw;
+        CUDA_CHECK(cudaStreamSynchronize(s));  // the stream must be usable again (throws if it is not)
+        if (!m.library()) throw CudaError("graph capture of " + m.name() + " failed: " + err);
+        return err;
       }
-      CUDA_CHECK(cudaStreamEndCapture(s, &graph));
-      CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+      graph = g;
+      return "";
+    };
+    auto fall_back = [&](const std::string& why) {
+      mode = "kernel";
+      m.info_s["graph_capture"] = "failed (" + why + "); timed as back-to-back stream calls (kernel mode) instead";
+    };
+    if (mode == "graph") {
+      const std::string why = capture(1);
+      if (!why.empty()) fall_back(why);
     }
     auto once = [&] {
-      if (o.mode == "graph") CUDA_CHECK(cudaGraphLaunch(exec, s));
+      if (mode == "graph") CUDA_CHECK(cudaGraphLaunch(exec, s));
       else {
-        if (o.mode == "e2e") m.upload(s);
+        if (mode == "e2e") m.upload(s);
         m.run(s);
       }
     };
@@ -286,21 +306,17 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const Reference& R, const D
     // time several back-to-back calls per sample (>= ~50 us) and divide.
     double t1 = 1e30;  // fastest of 3 single calls: one noisy call must not decide reps
     for (int i = 0; i < 3; ++i) t1 = std::min(t1, timed_ms(s, ea, eb, 1, once));
-    if (t1 < (o.mode == "graph" ? 0.050 : 0.010)) reps = std::min(200, std::max(2, int(std::ceil(0.050 / std::max(t1, 1e-4)))));
-    if (o.mode == "graph" && reps > 1) {
+    if (t1 < (mode == "graph" ? 0.050 : 0.010)) reps = std::min(200, std::max(2, int(std::ceil(0.050 / std::max(t1, 1e-4)))));
+    if (mode == "graph" && reps > 1) {
       // The reps calls go into one graph, replayed once a sample: each replay of a graph costs ~1.7 us of
       // launch on the H100 even when back to back, so a one-call graph would not remove launch overhead.
-      CUDA_CHECK(cudaGraphExecDestroy(exec)); exec = nullptr;
-      CUDA_CHECK(cudaGraphDestroy(graph)); graph = nullptr;
-      CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-      for (int i = 0; i < reps; ++i) m.run(s);
-      CUDA_CHECK(cudaStreamEndCapture(s, &graph));
-      CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
-      CUDA_CHECK(cudaGraphLaunch(exec, s));  // warm-up of the new graph (upload)
+      const std::string why = capture(reps);
+      if (!why.empty()) fall_back(why);
+      else CUDA_CHECK(cudaGraphLaunch(exec, s));  // warm-up of the new graph (upload)
     }
-    const int calls_per_graph = o.mode == "graph" ? reps : 0;
+    const int calls_per_graph = mode == "graph" ? reps : 0;
     auto sample = [&] {
-      if (o.mode == "graph") return timed_ms(s, ea, eb, 1, [&] { CUDA_CHECK(cudaGraphLaunch(exec, s)); }) / reps;
+      if (mode == "graph") return timed_ms(s, ea, eb, 1, [&] { CUDA_CHECK(cudaGraphLaunch(exec, s)); }) / reps;
       return timed_ms(s, ea, eb, reps, once);
     };
     std::vector<double> samples;
@@ -313,7 +329,7 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const Reference& R, const D
     if (!last.passed) emit_result(ci, m.name(), m.family(), "failed", "", {}, double(m.peak_bytes()), true, last, info_json(m, reps, calls_per_graph));
     else {
       last.max_err = std::max(last.max_err, first.max_err);
-      emit_result(ci, m.name(), m.family(), "ok", "", samples, double(m.peak_bytes()), true, last, info_json(m, reps, calls_per_graph));
+      emit_result(ci, m.name(), m.family(), "ok", "", samples, double(m.peak_bytes()), true, last, info_json(m, reps, calls_per_graph), mode);
     }
   } catch (const CudaError& e) {
     cudaStreamCaptureStatus st;
@@ -328,6 +344,64 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const Reference& R, const D
     emit_result(ci, m.name(), m.family(), "error", e.what(), {}, double(m.peak_bytes()), false, none, info_json(m, reps));
   }
   cleanup();
+}
+
+// Gives memory that the stream-ordered allocator keeps cached (graph allocations, libraries using
+// cudaMallocAsync) back to the device, so that it cannot starve the next method's cudaMalloc.
+inline void release_pool(cudaStream_t s) {
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  cudaMemPool_t pool;
+  if (cudaDeviceGetDefaultMemPool(&pool, dev) == cudaSuccess) CUDA_CHECK(cudaMemPoolTrimTo(pool, 0));
+  cudaGetLastError();
+}
+
+// Refuses, before any allocation, a case whose smallest footprint cannot fit: on the device A (CSR),
+// B and C (what every method needs at least, one method at a time); on the host the pinned batch,
+// B, the float64 reference (B, C and |A||B|) and the copy of C read back.
+template <typename T>
+void check_fits(const std::vector<Csr>& A, int nb) {
+  double rows = 0, cols = 0, nnz = 0;
+  for (const Csr& c : A) { rows += double(c.rows); cols += double(c.cols); nnz += double(c.nnz()); }
+  const double dev_need = nnz * (sizeof(T) + 4) + (rows + 1) * 4 + (cols + rows) * nb * double(sizeof(T));
+  const double host_need = nnz * 3 * (sizeof(T) + 8) + cols * nb * (sizeof(T) + 8.0) + rows * nb * (16.0 + sizeof(T));
+  size_t free_b = 0, total_b = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  const double host_total = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+  auto gb = [](double b) { char t[32]; std::snprintf(t, sizeof t, "%.2f GB", b / 1e9); return std::string(t); };
+  if (dev_need > double(free_b))
+    throw std::invalid_argument("nb " + std::to_string(nb) + ": the batch needs at least " + gb(dev_need) + " of device memory (A, B and C) but the GPU has " +
+                                gb(double(free_b)) + " free of " + gb(double(total_b)) + "; host side " + gb(host_need) + " of " + gb(host_total));
+  if (host_need > host_total)
+    throw std::invalid_argument("nb " + std::to_string(nb) + ": the batch needs about " + gb(host_need) + " of host memory (pinned batch, B, float64 reference) but the machine has " +
+                                gb(host_total) + "; device side " + gb(dev_need) + " of " + gb(double(free_b)) + " free");
+}
+
+std::string json_rows(const std::vector<std::vector<std::string>>& rows) {
+  std::string out = "[";
+  for (size_t r = 0; r < rows.size(); ++r) {
+    out += r ? ",[" : "[";
+    for (size_t i = 0; i < rows[r].size(); ++i) out += (i ? ",\"" : "\"") + json_escape(rows[r][i]) + "\"";
+    out += "]";
+  }
+  return out + "]";
+}
+
+// --explain: the planner's rule (what `auto` runs) and its choice for this batch at every nb.
+template <typename T>
+void explain_planner(const std::vector<Csr>& A, const Options& o, Layout layout, const DeviceInfo& dev) {
+  Json().str("type", "explain").str("op", "spmm").str("title", "auto: the planner's rule (first match wins; cuda/spmm/methods.cuh choose_ours)")
+      .raw("columns", "[\"#\",\"when\",\"method\"]").raw("rows", json_rows(planner_rule())).emit();
+  std::vector<std::vector<std::string>> rows;
+  for (long long nb : o.nbs) {
+    std::vector<double> b_ref;
+    const HostBatch<T> h = make_batch<T>(A, int(nb), layout, o.seed, b_ref);
+    const Choice c = choose_ours(h, dev);
+    rows.push_back({std::to_string(nb), c.method, c.rule});
+  }
+  Json().str("type", "explain").str("op", "spmm").str("title", std::string("auto: the planner's choice for this batch (") + o.precision + ", " + o.layout + "-major)")
+      .raw("columns", "[\"nb\",\"method\",\"why\"]").raw("rows", json_rows(rows)).emit();
 }
 
 template <typename T>
@@ -347,16 +421,29 @@ void run_all(const std::vector<Csr>& mats, const Options& o) {
         throw std::invalid_argument("--methods: unknown method '" + n + "' (known: " + list + ")");
       }
   }
+  for (long long nb : o.nbs) check_fits<T>(A, int(nb));
+  if (o.explain) explain_planner<T>(A, o, layout, dev);
+  // Progress: making B and the float64 reference takes seconds on large batches, and so does each method.
+  long long step = 0;
+  const long long steps = (long long)o.nbs.size() * (1 + (long long)(o.methods.empty() ? all_methods<T>().size() : o.methods.size()));
   for (long long nb : o.nbs) {
+    emit_progress(step++, steps, "nb " + std::to_string(nb) + ": making B and the float64 reference");
     std::vector<double> b_ref;
     HostBatch<T> h = make_batch<T>(A, int(nb), layout, o.seed, b_ref);
     const Reference R = reference(A, h, b_ref);
     CaseInfo ci{int(nb), o.precision, o.mode, o.layout, h.batch, h.max_m, 2.0 * double(h.total_nnz) * double(nb),
                 double(h.total_nnz) * (sizeof(T) + 4) + double(h.total_rows + h.batch) * 4 + double(h.total_cols + h.total_rows) * nb * sizeof(T),
                 default_tol(sizeof(T) == 4)};
-    for (auto& m : all_methods<T>()) {
-      if (!o.methods.empty() && std::find(o.methods.begin(), o.methods.end(), m->name()) == o.methods.end()) continue;
+    // One method alive at a time: each one's device memory (B, C, A in its format, workspaces) is freed
+    // before the next one allocates (with every method kept until the end of the case, batch 5000 x dim 64
+    // x nb 1024 f64 needed 16 copies of B and C, ~85 GB, and the last peer ran out of memory).
+    auto methods = all_methods<T>();
+    for (auto& m : methods) {
+      if (!o.methods.empty() && std::find(o.methods.begin(), o.methods.end(), m->name()) == o.methods.end()) { m.reset(); continue; }
+      emit_progress(step++, steps, "nb " + std::to_string(nb) + ": " + m->name());
       run_method(*m, h, R, dev, ci, o, s);
+      m.reset();
+      release_pool(s);
     }
   }
   cudaStreamDestroy(s);
@@ -383,6 +470,7 @@ Options parse(const Args& a) {
   o.seed = uint64_t(a.integer("seed", 1));
   o.device = int(a.integer("device", 0));
   if (o.device < 0) throw std::invalid_argument("--device must be >= 0, got " + std::to_string(o.device));
+  o.explain = a.has("explain");
   return o;
 }
 

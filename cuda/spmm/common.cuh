@@ -149,7 +149,7 @@ class Method {
   virtual T* output() = 0;
   // Peers whose library calls may refuse stream capture say so (graph mode then reports n/a).
   virtual bool library() const { return false; }
-  size_t peak_bytes() const { return mem.peak(); }
+  virtual size_t peak_bytes() const { return mem.peak(); }
   std::map<std::string, std::string> info_s;
   std::map<std::string, double> info_n;
 

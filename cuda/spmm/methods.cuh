@@ -3,6 +3,8 @@
 //   swa-coo, swa-csr, swa-coo-shared, swa-csr-shared : the paper's SWA SpMM, one launch per matrix
 //   batched-coo, batched-csr                          : the paper's Batched SpMM, one launch per batch
 //   batched-csr-vec, batched-csr-vec-persist, batched-csr-flat, batched-ell : ours (registers + vector loads, see vec.cuh)
+//   batched-col (column-major, col.cuh), batched-staged (B_i staged in shared memory, staged.cuh),
+//   batched-tile (dense A_i tile x staged B_i, 4x4 register tiles, tile.cuh), auto (the planner's pick)   : ours
 #pragma once
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +13,9 @@
 #include "device_batch.cuh"
 #include "swa.cuh"
 #include "vec.cuh"
+#include "col.cuh"
+#include "staged.cuh"
+#include "tile.cuh"
 
 namespace spb {
 
@@ -240,6 +245,34 @@ class CsrVec : public KernelMethod<T> {
   int grid_ = 1, tb_ = 256, ch_ = 1;
 };
 
+// ELL slots of a batch: the longest row rounded up to 1, 2, 3, 4, 6 or 8 (0: a row is longer than 8).
+template <typename T>
+inline int ell_slots(const HostBatch<T>& h) {
+  int longest = 0;
+  for (int64_t r = 0; r < h.total_rows; ++r) longest = std::max(longest, h.rp[r + 1] - h.rp[r]);
+  for (int k : {1, 2, 3, 4, 6, 8}) if (longest <= k) return k;
+  return 0;
+}
+
+// Each row's nonzeros in K fixed slots (padding: column -1, value 0), with block-diagonal columns
+// (ci_g, row-major kernels) or columns local to the matrix (column-major kernels). Built on the host.
+template <typename T>
+struct EllHost {
+  Pinned<int> cols;
+  Pinned<T> vals;
+  void build(const HostBatch<T>& h, int K, bool global_cols) {
+    cols = Pinned<int>(size_t(h.total_rows) * K);
+    vals = Pinned<T>(size_t(h.total_rows) * K);
+    for (int64_t r = 0; r < h.total_rows; ++r)
+      for (int q = 0; q < K; ++q) {
+        const int p = h.rp[r] + q;
+        const bool in = p < h.rp[r + 1];
+        cols[size_t(r) * K + q] = in ? (global_cols ? h.ci_g[p] : h.ci[p]) : -1;
+        vals[size_t(r) * K + q] = in ? h.val[p] : T(0);
+      }
+  }
+};
+
 // Ours: batched-ell (see ell_flat_kernel). Slots per row K = the batch's longest row rounded up to
 // 1, 2, 3, 4, 6 or 8; longer rows: not applicable. Row-major only. The ELL arrays are built on the
 // host in setup (untimed, like the block-diagonal peer's shifted columns) and are what e2e uploads.
@@ -250,24 +283,16 @@ class EllFlat : public Method<T> {
   std::string family() const override { return "ours"; }
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo&) const override {
     if (h.layout == Layout::Col) return "block-diagonal indexing needs row-major B and C";
-    if (slots(h) == 0) return "rows with more than 8 nonzeros (ELL slots are capped at 8; use batched-csr-flat)";
+    if (ell_slots(h) == 0) return "rows with more than 8 nonzeros (ELL slots are capped at 8; use batched-csr-flat)";
     if (uint64_t(h.total_rows) * 32 >= (1ull << 31)) return "too many rows for the kernel's 32-bit thread index";
     return "";
   }
   void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
     h_ = &h;
-    k_ = slots(h);
-    ec_h_ = Pinned<int>(size_t(h.total_rows) * k_);
-    ev_h_ = Pinned<T>(size_t(h.total_rows) * k_);
-    for (int64_t r = 0; r < h.total_rows; ++r)
-      for (int q = 0; q < k_; ++q) {
-        const int p = h.rp[r] + q;
-        const bool in = p < h.rp[r + 1];
-        ec_h_[size_t(r) * k_ + q] = in ? h.ci_g[p] : -1;
-        ev_h_[size_t(r) * k_ + q] = in ? h.val[p] : T(0);
-      }
-    ec_ = this->mem.template alloc<int>(ec_h_.n);
-    ev_ = this->mem.template alloc<T>(ev_h_.n);
+    k_ = ell_slots(h);
+    ell_.build(h, k_, true);
+    ec_ = this->mem.template alloc<int>(ell_.cols.n);
+    ev_ = this->mem.template alloc<T>(ell_.vals.n);
     B_ = this->mem.template alloc<T>(h.B.n);
     C_ = this->mem.template alloc<T>(size_t(h.total_rows) * h.nb);
     upload(s);
@@ -278,8 +303,8 @@ class EllFlat : public Method<T> {
     this->info_n["grid"] = grid_;
   }
   void upload(cudaStream_t s) override {
-    CUDA_CHECK(cudaMemcpyAsync(ec_, ec_h_.p, ec_h_.bytes(), cudaMemcpyHostToDevice, s));
-    CUDA_CHECK(cudaMemcpyAsync(ev_, ev_h_.p, ev_h_.bytes(), cudaMemcpyHostToDevice, s));
+    CUDA_CHECK(cudaMemcpyAsync(ec_, ell_.cols.p, ell_.cols.bytes(), cudaMemcpyHostToDevice, s));
+    CUDA_CHECK(cudaMemcpyAsync(ev_, ell_.vals.p, ell_.vals.bytes(), cudaMemcpyHostToDevice, s));
     CUDA_CHECK(cudaMemcpyAsync(B_, h_->B.p, h_->B.bytes(), cudaMemcpyHostToDevice, s));
   }
   void run(cudaStream_t s) override {
@@ -290,12 +315,6 @@ class EllFlat : public Method<T> {
   T* output() override { return C_; }
 
  private:
-  static int slots(const HostBatch<T>& h) {
-    int longest = 0;
-    for (int64_t r = 0; r < h.total_rows; ++r) longest = std::max(longest, h.rp[r + 1] - h.rp[r]);
-    for (int k : {1, 2, 3, 4, 6, 8}) if (longest <= k) return k;
-    return 0;
-  }
   template <int V>
   void launch(cudaStream_t s) {
     auto kernel = k_ == 1 ? ell_flat_kernel<T, V, 1> : k_ == 2 ? ell_flat_kernel<T, V, 2> : k_ == 3 ? ell_flat_kernel<T, V, 3>
@@ -305,17 +324,308 @@ class EllFlat : public Method<T> {
   }
   const HostBatch<T>* h_ = nullptr;
   int k_ = 1;
-  Pinned<int> ec_h_;
-  Pinned<T> ev_h_;
+  EllHost<T> ell_;
   int* ec_ = nullptr;
   T *ev_ = nullptr, *B_ = nullptr, *C_ = nullptr;
   VecPlan plan_;
   int grid_ = 1;
 };
 
+// Ours: batched-col (column-major only; see col_kernel). K ELL slots (local columns) when no row is
+// longer than 8, else the CSR arrays; per-row matrix index and per-matrix int4 descriptor built on the
+// host in setup (untimed, like the ELL arrays) and uploaded with A in e2e mode.
+template <typename T>
+class ColMajor : public KernelMethod<T> {
+ public:
+  ColMajor() : KernelMethod<T>("batched-col", "ours", DeviceBatch<T>::kCsr) {}
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo&) const override {
+    if (h.layout != Layout::Col) return "column-major kernel (lanes on rows of C); row-major B and C have batched-ell / batched-csr-flat";
+    return "";
+  }
+  void upload(cudaStream_t s) override {
+    KernelMethod<T>::upload(s);
+    copy_extra(s);
+  }
+  void run(cudaStream_t s) override {
+    if (this->h_->total_rows == 0) return;
+    switch (k_) {
+      case 0: launch<0>(s); break;
+      case 1: launch<1>(s); break;
+      case 2: launch<2>(s); break;
+      case 3: launch<3>(s); break;
+      case 4: launch<4>(s); break;
+      case 6: launch<6>(s); break;
+      default: launch<8>(s); break;
+    }
+  }
+
+ private:
+  void plan() override {
+    const HostBatch<T>& h = *this->h_;
+    k_ = ell_slots(h);
+    if (k_) ell_.build(h, k_, false);
+    rmat_h_ = Pinned<int>(std::max<int64_t>(h.total_rows, 1));
+    desc_h_ = Pinned<int4>(std::max(h.batch, 1));
+    for (int i = 0; i < h.batch; ++i) {
+      desc_h_[i] = make_int4(h.row_off[i], h.m[i], h.col_off[i], h.k[i]);
+      for (int r = h.row_off[i]; r < h.row_off[i + 1]; ++r) rmat_h_[r] = i;
+    }
+    rmat_ = this->mem.template alloc<int>(rmat_h_.n);
+    desc_ = this->mem.template alloc<int4>(desc_h_.n);
+    if (k_) { ec_ = this->mem.template alloc<int>(ell_.cols.n); ev_ = this->mem.template alloc<T>(ell_.vals.n); }
+    copy_extra(0);
+    CUDA_CHECK(cudaStreamSynchronize(0));
+    // Columns per thread JC and blockIdx.y chunks: enough threads to cover ~4 waves of the device,
+    // each thread walking nb / (JC * grid.y) chunks with its row of A in registers.
+    // SPB_SPMM_COL="jc,ymax" overrides (development sweeps; the values used are in info).
+    jc_ = h.nb >= 2 ? 2 : 1;
+    int ymax = 65535;
+    if (const char* e = std::getenv("SPB_SPMM_COL")) {
+      int jc = 0, y = 0;
+      if (std::sscanf(e, "%d,%d", &jc, &y) == 2 && (jc == 1 || jc == 2 || jc == 4) && y >= 1) { jc_ = jc; ymax = y; }
+    }
+    gx_ = std::max(1, ceil_div(h.total_rows, 256));
+    const int64_t want = 4ll * this->dev_->sms * this->dev_->max_threads_sm;
+    gy_ = std::max(1, ceil_div(h.nb, jc_));
+    while (gy_ > 1 && int64_t(gx_) * 256 * gy_ > want) gy_ = (gy_ + 1) / 2;
+    gy_ = std::min(gy_, std::min(ymax, 65535));
+    um_ = h.uniform && h.batch > 0 && h.m[0] > 0 ? h.m[0] : 0;
+    uk_ = um_ ? h.k[0] : 0;
+    this->info_s["path"] = std::string(k_ ? "ell" : "csr") + (um_ ? ", uniform (no matrix lookup)" : "");
+    this->info_n["ell_slots"] = k_;
+    this->info_n["cols_per_thread"] = jc_;
+    this->info_n["grid_y"] = gy_;
+  }
+  void copy_extra(cudaStream_t s) {
+    CUDA_CHECK(cudaMemcpyAsync(rmat_, rmat_h_.p, rmat_h_.bytes(), cudaMemcpyHostToDevice, s));
+    CUDA_CHECK(cudaMemcpyAsync(desc_, desc_h_.p, desc_h_.bytes(), cudaMemcpyHostToDevice, s));
+    if (k_) {
+      CUDA_CHECK(cudaMemcpyAsync(ec_, ell_.cols.p, ell_.cols.bytes(), cudaMemcpyHostToDevice, s));
+      CUDA_CHECK(cudaMemcpyAsync(ev_, ell_.vals.p, ell_.vals.bytes(), cudaMemcpyHostToDevice, s));
+    }
+  }
+  template <int K>
+  void launch(cudaStream_t s) {
+    const BatchView<T>& v = this->d_.v;
+    const int* cols = K ? ec_ : v.ci;
+    const T* vals = K ? ev_ : v.val;
+    const dim3 grid(gx_, gy_);
+    if (jc_ == 1) col_kernel<T, K, 1><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), um_, uk_);
+    else if (jc_ == 2) col_kernel<T, K, 2><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), um_, uk_);
+    else col_kernel<T, K, 4><<<grid, 256, 0, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), um_, uk_);
+    CUDA_CHECK_LAUNCH();
+  }
+  int k_ = 0, jc_ = 1, gx_ = 1, gy_ = 1, um_ = 0, uk_ = 0;
+  EllHost<T> ell_;
+  Pinned<int> rmat_h_;
+  Pinned<int4> desc_h_;
+  int* rmat_ = nullptr;
+  int4* desc_ = nullptr;
+  int* ec_ = nullptr;
+  T* ev_ = nullptr;
+};
+
+// Column blocks of the block-per-(matrix, W columns) kernels (batched-staged, batched-tile): W a
+// multiple of `step`, all of nb when bytes(W) fits 48 KB (the two-blocks-per-SM budget when even
+// `step` columns need more), halved while the grid has fewer than 4 blocks per SM, then made even.
+// $env (development sweeps only) forces W; the values used go to info.
+struct BlockCols {
+  int W = 1, p = 1;
+  size_t smem = 0;
+};
+template <typename F>
+inline BlockCols block_columns(int nb, int batch, int step, F bytes, const DeviceInfo& dev, const char* env) {
+  auto round = [&](int W) { return std::max(step, (W + step - 1) / step * step); };
+  size_t budget = 48 * 1024;
+  if (bytes(step) > budget) budget = dev.budget_for(2);
+  int W = round(nb);
+  while (W > step && bytes(W) > budget) W = round(W / 2);
+  const char* e = std::getenv(env);
+  const int forced = e ? std::atoi(e) : 0;
+  if (forced >= step && forced % step == 0 && bytes(forced) <= budget) W = forced;
+  else
+    while (W > step && int64_t(batch) * ceil_div(nb, W) < 4ll * dev.sms) W = round(W / 2);
+  BlockCols b;
+  b.p = ceil_div(nb, W);
+  b.W = round(ceil_div(nb, b.p));
+  b.p = ceil_div(nb, b.W);
+  b.smem = bytes(b.W);
+  return b;
+}
+
+// A kernel with a thread block per (matrix, column block): launches over batch x p blocks of
+// smem_ bytes; `blocks()` records the plan (and says it in info). Nothing to launch on empty batches.
+template <typename T>
+class ColumnBlockMethod : public KernelMethod<T> {
+ public:
+  explicit ColumnBlockMethod(std::string name) : KernelMethod<T>(std::move(name), "ours", DeviceBatch<T>::kCsr) {}
+
+ protected:
+  bool nothing_to_do() const { return this->h_->batch == 0 || this->h_->max_m == 0; }
+  int grid() const { return this->h_->batch * p_; }
+  void blocks(const BlockCols& b) {
+    W_ = b.W; p_ = b.p; smem_ = b.smem;
+    this->info_n["block_cols"] = W_;
+    this->info_n["col_blocks"] = p_;
+    this->info_n["smem_bytes"] = double(smem_);
+  }
+  int W_ = 1, p_ = 1;
+  size_t smem_ = 0;
+};
+
+// Ours: batched-staged (see staged_kernel), both layouts; column blocks from block_columns.
+template <typename T>
+class Staged : public ColumnBlockMethod<T> {
+ public:
+  Staged() : ColumnBlockMethod<T>("batched-staged") {}
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
+    if (size_t(h.max_k) * 2 * sizeof(T) > dev.budget_for(2)) return "two columns of the largest B_i do not fit the shared-memory budget";
+    return "";
+  }
+  void run(cudaStream_t s) override {
+    if (this->nothing_to_do()) return;
+    const BatchView<T>& v = this->d_.v;
+    with_layout(this->h_->layout, [&](auto L) {
+      constexpr Layout LL = decltype(L)::value;
+      constexpr int VM = LL == Layout::Row ? int(16 / sizeof(T)) : 1;
+      auto kernel = V_ == 1 ? staged_kernel<T, LL, 1> : staged_kernel<T, LL, VM>;
+      kernel<<<this->grid(), 256, this->smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, this->W_, this->p_);
+      CUDA_CHECK_LAUNCH();
+    });
+  }
+
+ private:
+  void plan() override {
+    const HostBatch<T>& h = *this->h_;
+    const DeviceInfo& dev = *this->dev_;
+    const bool row = h.layout == Layout::Row;
+    const int vmax = int(16 / sizeof(T));
+    V_ = row && h.nb % vmax == 0 ? vmax : 1;
+    auto bytes = [&](int W) { return size_t(std::max(h.max_k, 1)) * staged_pitch(W, row) * sizeof(T); };
+    if (bytes(V_) > dev.budget_for(2)) V_ = 1;
+    this->blocks(block_columns(h.nb, h.batch, V_, bytes, dev, "SPB_SPMM_STAGED"));
+    with_layout(h.layout, [&](auto L) {
+      constexpr Layout LL = decltype(L)::value;
+      constexpr int VM = LL == Layout::Row ? int(16 / sizeof(T)) : 1;
+      allow_smem(staged_kernel<T, LL, 1>, this->smem_);
+      allow_smem(staged_kernel<T, LL, VM>, this->smem_);
+    });
+    this->info_n["vec_width"] = V_;
+  }
+  int V_ = 1;
+};
+
+// Ours: batched-tile (see tile_kernel), both layouts, for dense-ish batches. Column blocks (multiples
+// of 4) from block_columns, counting the dense A_i tile and the B block; block threads = the 4 x 4
+// tiles of the largest matrix's block, rounded up to a warp, at most 256.
+template <typename T>
+inline size_t tile_smem_bytes(const HostBatch<T>& h, int W) {
+  return size_t(std::max(h.max_k, 1)) * (tile_pad4(std::max(h.max_m, 1)) + tile_bpitch(W, h.layout == Layout::Row)) * sizeof(T);
+}
+
+template <typename T>
+class Tile : public ColumnBlockMethod<T> {
+ public:
+  Tile() : ColumnBlockMethod<T>("batched-tile") {}
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
+    if (bytes(h, 4) > dev.budget_for(2)) return "the dense tile of the largest A_i and 4 columns of B_i do not fit the shared-memory budget";
+    return "";
+  }
+  void run(cudaStream_t s) override {
+    if (this->nothing_to_do()) return;
+    const BatchView<T>& v = this->d_.v;
+    with_layout(this->h_->layout, [&](auto L) {
+      tile_kernel<T, decltype(L)::value><<<this->grid(), threads_, this->smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, this->W_,
+                                                                                    this->p_);
+      CUDA_CHECK_LAUNCH();
+    });
+  }
+
+ private:
+  static size_t bytes(const HostBatch<T>& h, int W) { return tile_smem_bytes(h, W); }
+  void plan() override {
+    const HostBatch<T>& h = *this->h_;
+    const DeviceInfo& dev = *this->dev_;
+    this->blocks(block_columns(h.nb, h.batch, 4, [&](int W) { return bytes(h, W); }, dev, "SPB_SPMM_TILE"));
+    const int tiles = (tile_pad4(std::max(h.max_m, 1)) / 4) * (this->W_ / 4);
+    threads_ = std::min(256, std::max(32, (tiles + 31) / 32 * 32));
+    with_layout(h.layout, [&](auto L) { allow_smem(tile_kernel<T, decltype(L)::value>, this->smem_); });
+    this->info_n["block"] = threads_;
+  }
+  int threads_ = 256;
+};
+
+// The planner: which of our kernels a batch should use, from its statistics (layout, density of the
+// A_i, longest row, nb, precision), with the rule that decided. What `auto` runs and `--explain` prints.
+struct Choice {
+  std::string method, rule;
+};
+template <typename T>
+inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
+  double dense = 0;  // sum of m_i * k_i
+  for (int i = 0; i < h.batch; ++i) dense += double(h.m[i]) * h.k[i];
+  const double density = dense > 0 ? double(h.total_nnz) / dense : 0;
+  const int slots = ell_slots(h);
+  char d[160];
+  std::snprintf(d, sizeof d, "density %.3g, longest row %s, nb %d, %s, %s batch", density, slots ? ("<= " + std::to_string(slots)).c_str() : "> 8", h.nb,
+                sizeof(T) == 4 ? "f32" : "f64", h.uniform ? "uniform" : "mixed");
+  const std::string why = std::string(" (") + d + ")";
+  if (h.layout == Layout::Col && density >= 0.25 && tile_smem_bytes(h, 4) <= dev.budget_for(2))
+    return {"batched-tile", "column-major, density >= 1/4 and the dense A_i tile fits shared memory: dense tile x staged B_i, 4x4 register tiles" + why};
+  if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
+  if (slots && slots <= 4) return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
+  return {"batched-csr-flat", "row-major, rows longer than 4: CSR, block-diagonal indexing" + why};
+}
+
+// The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
+inline std::vector<std::vector<std::string>> planner_rule() {
+  return {{"1", "column-major, density of the A_i >= 1/4 (nonzeros / sum of m_i k_i) and the largest dense A_i fits shared memory", "batched-tile"},
+          {"2", "column-major B and C", "batched-col"},
+          {"3", "no row longer than 4 nonzeros", "batched-ell"},
+          {"4", "otherwise", "batched-csr-flat"}};
+}
+
+template <typename T>
+std::vector<std::unique_ptr<Method<T>>> kernel_methods();
+
+// Ours: auto, the planner's choice (choose_ours) run as a method of its own; info.choice names it.
+template <typename T>
+class Auto : public Method<T> {
+ public:
+  std::string name() const override { return "auto"; }
+  std::string family() const override { return "ours"; }
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
+    const Choice c = choose_ours(h, dev);
+    auto m = make(c.method);
+    const std::string na = m->not_applicable(h, dev);
+    return na.empty() ? "" : "the planner's choice " + c.method + " does not apply: " + na;
+  }
+  void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
+    const Choice c = choose_ours(h, dev);
+    inner_ = make(c.method);
+    inner_->setup(h, dev, s);
+    this->info_s = inner_->info_s;
+    this->info_n = inner_->info_n;
+    this->info_s["choice"] = c.method;
+    this->info_s["rule"] = c.rule;
+  }
+  void upload(cudaStream_t s) override { inner_->upload(s); }
+  void run(cudaStream_t s) override { inner_->run(s); }
+  T* output() override { return inner_->output(); }
+  size_t peak_bytes() const override { return inner_ ? inner_->peak_bytes() : 0; }
+
+ private:
+  static std::unique_ptr<Method<T>> make(const std::string& name) {
+    for (auto& m : kernel_methods<T>())
+      if (m->name() == name) return std::move(m);
+    throw std::logic_error("planner chose an unknown method " + name);
+  }
+  std::unique_ptr<Method<T>> inner_;
+};
+
 // Every kernel method of ours and the paper's, by name (the driver adds the peers).
 template <typename T>
-inline std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
+std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
   std::vector<std::unique_ptr<Method<T>>> v;
   v.emplace_back(new SwaCooGlobal<T>());
   v.emplace_back(new SwaCsr<T>("swa-csr", false, false));
@@ -327,6 +637,15 @@ inline std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
   v.emplace_back(new CsrVec<T>("batched-csr-vec-persist", true, false));
   v.emplace_back(new CsrVec<T>("batched-csr-flat", true, true));
   v.emplace_back(new EllFlat<T>());
+  v.emplace_back(new ColMajor<T>());
+  v.emplace_back(new Staged<T>());
+  v.emplace_back(new Tile<T>());
+  return v;
+}
+template <typename T>
+inline std::vector<std::unique_ptr<Method<T>>> all_kernel_methods() {
+  auto v = kernel_methods<T>();
+  v.emplace_back(new Auto<T>());
   return v;
 }
 

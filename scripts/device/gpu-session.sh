@@ -4,11 +4,12 @@
 #   check   build, doctor, GPU tests, sanitizers, the acceptance commands
 #   paper   the paper's SpMM figure grids (reports/suites/paper-spmm.json) and their report
 #   spgemm  the SpGEMM matrix set (reports/suites/spgemm.json) and its report
-#   spgemm-wide, spmm-wide  the structure-class SpGEMM set and the SpMM grid beyond the paper (issues 9, 10)
+#   spgemm-wide  the structure-class SpGEMM set (reports/suites/spgemm-wide.json; issue 9) and its report
 #   smoke   the CI smoke suite twice (baseline, then an unchanged rerun) and compare
+#   wide (= spmm-wide)  the SpMM suite beyond the paper's grid (reports/suites/spmm-wide.json; issue 10) and its report
 # Everything lands in $OUT/<phases>.tgz plus a one-line status per step on stdout.
 set -u
-[ $# -ge 1 ] || { echo "usage: gpu-session.sh check|paper|spgemm|spgemm-wide|spmm-wide|smoke ..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: gpu-session.sh check|paper|spgemm|spgemm-wide|spmm-wide|wide|smoke ..." >&2; exit 2; }
 phase=$(IFS=-; echo "$*")
 : "${OUT:?OUT must be set}"
 source .carry/node-env.sh
@@ -26,7 +27,7 @@ step() { # step NAME CMD... : runs, logs to $R/NAME.log, prints one status line
 step build sb build
 # Racecheck runs on our kernels (and the paper's and the TF peer we wrote); cuSPARSE's own kernels are
 # checked once separately, since racecheck reports hazards inside cusparse::load_balancing_kernel.
-SPMM_OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,batched-ell,tf-sparse-dense
+SPMM_OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,batched-ell,batched-col,batched-staged,batched-tile,auto,tf-sparse-dense
 SPGEMM_OURS=hash,hash-opt
 for p in "$@"; do
 case $p in
@@ -39,6 +40,8 @@ check)
   step san-spmm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods all --mode kernel --warmup 0 --samples 1
   step san-spgemm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f64 --methods all --warmup 0 --samples 1
   step san-spmm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
+  step san-spmm-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision f64 --layout col --methods all --mode kernel --warmup 0 --samples 1
+  step san-spmm-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision f32 --layout col --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
   step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
   step san-cusparse-racecheck compute-sanitizer --tool racecheck "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods cusparse-reuse --warmup 0 --samples 1
   step spmm-readme sb spmm --batch 100 --dim 64 --json "$R/spmm-readme.json"
@@ -51,8 +54,8 @@ smoke)
   step smoke-new sb run reports/suites/ci-smoke.json --backend cuda --json "$R/ci-smoke-new.json"
   step smoke-compare sb compare "$R/ci-smoke.json" "$R/ci-smoke-new.json" --strict-env --markdown "$R/ci-smoke-compare.md"
   ;;
-paper|spgemm|spgemm-wide|spmm-wide)
-  suite=$p; [ "$p" = paper ] && suite=paper-spmm
+paper|spgemm|spgemm-wide|spmm-wide|wide)
+  suite=$p; [ "$p" = paper ] && suite=paper-spmm; [ "$p" = wide ] && suite=spmm-wide
   [ -f "reports/suites/$suite.json" ] || { echo "no suite reports/suites/$suite.json" | tee -a "$R/steps.txt"; continue; }
   step "suite-$suite" sb run "reports/suites/$suite.json" --backend cuda --json "$R/$suite.json"
   for f in md html; do [ -f "$R/$suite.json" ] && step "report-$suite-$f" sb report "$R/$suite.json" --format $f -o "$R/$suite.$f"; done

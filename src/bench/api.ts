@@ -20,8 +20,10 @@ export interface SpmmRequest {
   warmup: number;
   samples: number;
   repeat?: number; // separate native process runs on the same inputs (default 1), see src/bench/repeat.ts
+  kernels?: string[]; // --kernel: user plugins (.cu), run as family "user" beside the built-in methods (docs/plugins.md)
   backend: BackendChoice;
   device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
+  explain?: boolean; // print the planner's rule and its choice for `auto` (CUDA backend)
 }
 
 export interface SpgemmRequest {
@@ -38,6 +40,7 @@ export interface SpgemmRequest {
   explain: boolean;
   verify: VerifyMode;
   repeat?: number; // separate native process runs on the same inputs (default 1)
+  kernels?: string[]; // --kernel: user plugins (.cu), docs/plugins.md
   backend: BackendChoice;
   device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
   threads?: number; // host threads of the native reference (run --devices: each worker's share); default: the native side's

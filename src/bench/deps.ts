@@ -14,9 +14,13 @@ export type NativeTarget = 'cpu' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
 export interface BenchDeps {
   chooseBackend(requested: BackendChoice, op: Op): Promise<{ backend: Backend; reason: string }>;
   ensureExecutable(target: NativeTarget, opts: { rebuild?: boolean; log?: (s: string) => void }): Promise<string>;
-  runNative(exePath: string, args: string[], opts: { onLine?: (l: NativeLine) => void }): Promise<NativeLine[]>;
+  runNative(exePath: string, args: string[], opts: { onLine?: (l: NativeLine) => void; timeoutMs?: number }): Promise<NativeLine[]>;
+  /** builds a --kernel plugin (src/plugins/build.ts when absent); returns its runner executable */
+  buildPlugin?(file: string, manifest: import('../plugins/manifest.js').PluginManifest, log: (s: string) => void): Promise<string>;
   parseRange(text: string, what: string): Range;
-  generateBatch(opts: { batch: number; dim: Range; nnzRow: Range; seed: number }): CsrMatrix[];
+  generateBatch(opts: { batch: number; dim: Range; nnzRow: Range; seed: number; onProgress?: (done: number, total: number) => void }): CsrMatrix[];
+  /** the first GPU's memory in bytes, or null where no GPU is known (optional: tests omit it) */
+  deviceMemory?(): Promise<number | null>;
   /** checks a generator spec; throws a UserError naming what is wrong */
   parseGenSpec(text: string): unknown;
   generateMatrix(specText: string, seed: number): CsrMatrix;
@@ -41,5 +45,6 @@ export async function realDeps(): Promise<BenchDeps> {
     loadMatrix: (p) => load.loadMatrix(p),
     loadBatch: (p) => load.loadBatch(p),
     writeSpb: binary.writeSpb,
+    deviceMemory: async () => (await native.probeDevices())?.devices[0]?.global_mem_bytes ?? null,
   };
 }

@@ -26,7 +26,7 @@ export const REQUEST_DEFAULTS = {
 
 /** The option that sets each field: how messages name it. */
 export const OPTION_NAME = {
-  precision: '--precision', methods: '--methods', seed: '--seed', warmup: '--warmup', samples: '--samples', repeat: '--repeat',
+  precision: '--precision', methods: '--methods', seed: '--seed', warmup: '--warmup', samples: '--samples', repeat: '--repeat', kernel: '--kernel',
   batch: '--batch', dim: '--dim', nnzRow: '--nnz-row', nb: '--nb', mode: '--mode', layout: '--layout', matrices: '--matrices',
   inputs: 'spgemm', gen: '--gen', b: '--b', gen_b: '--gen-b', breakdown: '--breakdown', explain: '--explain', verify: '--verify',
 } as const;

@@ -73,6 +73,10 @@ const genSpec = (opt: string) =>
     return v;
   });
 
+function noKernel(p: string): never {
+  throw new UserError(`--kernel: file '${p}' does not exist`);
+}
+
 function badPath(opt: string): never {
   throw new UserError(`${opt}: expected a file path, received an empty one`);
 }
@@ -88,6 +92,7 @@ export const COMMON_FIELDS = {
   warmup: intField(o.warmup, 0),
   samples: intField(o.samples, 1),
   repeat: intField(o.repeat, 1),
+  kernel: field((v) => itemTexts(v, o.kernel, false).map((p) => (p.trim() === '' ? badPath(o.kernel) : existsSync(p) ? p : noKernel(p)))),
 };
 
 export const SPMM_FIELDS = {
@@ -122,6 +127,8 @@ export function parseVerify(v: unknown): VerifyMode {
 /** A request as the schema gives it: every field filled, the backend chosen elsewhere. */
 export type SpmmFields = Omit<SpmmRequest, 'backend' | 'repeat'> & { repeat: number };
 export type SpgemmFields = Omit<SpgemmRequest, 'backend' | 'repeat'> & { repeat: number };
+
+const kernels = (v: { kernel?: string[] }) => (v.kernel?.length ? { kernels: v.kernel } : {});
 
 type Parsed<F extends Record<string, z.ZodType>> = { [K in keyof F]: z.output<F[K]> };
 type Issue = (message: string, path?: PropertyKey[]) => void;
@@ -169,6 +176,7 @@ export function spmmFromFields(v: Parsed<typeof SPMM_FIELDS>): SpmmFields {
     warmup: v.warmup ?? d.warmup,
     samples: v.samples ?? d.samples,
     repeat: v.repeat ?? d.repeat,
+    ...kernels(v),
   };
 }
 
@@ -189,6 +197,7 @@ export function spgemmFromFields(v: Parsed<typeof SPGEMM_FIELDS>): SpgemmFields 
     breakdown: v.breakdown ?? d.breakdown,
     explain: v.explain ?? d.explain,
     verify: v.verify ?? d.verify,
+    ...kernels(v),
   };
 }
 

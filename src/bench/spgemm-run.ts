@@ -13,6 +13,7 @@ import { invokeRepeated } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { planSpgemm, sourceKey, type SpgemmCasePlan, type SpgemmSource } from './spgemm-plan.js';
 import { toMethodResult } from './figures.js';
+import { prepareUserKernels, spgemmUserResults } from '../plugins/bench.js';
 
 async function loadOperand(d: BenchDeps, s: SpgemmSource, seed: number): Promise<CsrMatrix> {
   return s.kind === 'file' ? d.loadMatrix(s.path) : d.generateMatrix(s.spec, seed);
@@ -72,6 +73,7 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
   const chosen = await d.chooseBackend(req.backend, 'spgemm');
   sink.log(`backend: ${chosen.backend} (${chosen.reason})`);
   const exe = await d.ensureExecutable(chosen.backend === 'cpu' ? 'cpu' : 'spgemm-cuda', { log: (s) => sink.log(s) });
+  const plugins = await prepareUserKernels(req.kernels, 'spgemm', chosen.backend, d, (s) => sink.log(s));
   const progress = new ProgressTracker(plans.length, sink);
   let env: ResultFile['env'] = null;
   const cases: CaseResult[] = [];
@@ -109,7 +111,8 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
       const out = await invokeRepeated(d, exe, args, 'spgemm', sink, progress, plan.label, req.repeat);
       env ??= out.env;
       if (out.results.length === 0) throw new RuntimeFailure(`native spgemm printed no result for case ${plan.id}`);
-      const c: CaseResult = { id: plan.id, op: 'spgemm', label: plan.label, params: plan.params, input: spgemmInput(a, b, plan), results: out.results.map(toMethodResult) };
+      const user = await spgemmUserResults(plugins, { backend: chosen.backend, backendReason: chosen.reason, args, precision: plan.precision, repeat: req.repeat ?? 1 }, out.results, d);
+      const c: CaseResult = { id: plan.id, op: 'spgemm', label: plan.label, params: plan.params, input: spgemmInput(a, b, plan), results: [...out.results, ...user].map(toMethodResult) };
       cases.push(c);
       sink.caseDone(c);
       progress.advance(1, plan.label);

@@ -1,6 +1,8 @@
 // Turns an SpmmRequest into native runs and cases. A case is one (input, n_B, precision, mode) and
 // owns a stable id that `compare` uses to pair results of two files. One native run sweeps the
 // whole n_B list, so a run yields one case per n_B.
+import { parseRange, type Range } from '../matrix/generate/range.js';
+import { UserError } from '../util/errors.js';
 import type { SpmmRequest } from './api.js';
 import type { Precision, TimingMode } from '../kinds.js';
 import { distinctNames, resolvedPath } from '../util/path-names.js';
@@ -56,7 +58,23 @@ export function spmmCaseId(s: SpmmSource, nb: number, precision: Precision, mode
   return `spmm/${sourceId(s)}/nb=${nb}/${precision}/${mode}${layout === 'col' ? '/col' : ''}`;
 }
 
+/**
+ * A generated batch whose rows would need more distinct columns than a matrix has is a usage error
+ * naming both options (rows have exactly --nnz-row distinct columns; nothing is clamped).
+ */
+export function checkNnzRow(dimText: string, nnzText: string): void {
+  const dim = parseRange(dimText, '--dim');
+  const nnz = parseRange(nnzText, '--nnz-row');
+  if (nnz.max > dim.min) {
+    const which = dim.min === dim.max ? `a ${dim.min}×${dim.min} matrix` : `the smallest matrices (dim ${dim.min})`;
+    throw new UserError(
+      `--nnz-row ${nnzText} with --dim ${dimText}: rows of ${which} have at most ${dim.min} distinct columns; use --nnz-row at most ${dim.min} (or a larger --dim)`,
+    );
+  }
+}
+
 export function planSpmm(req: SpmmRequest): SpmmRunPlan[] {
+  if (!req.matrices?.length) for (const dim of req.dim) for (const nnzRow of req.nnzRow) checkNnzRow(dim, nnzRow);
   const sources: SpmmSource[] = req.matrices?.length
     ? [{ kind: 'files', paths: req.matrices }]
     : req.batch.flatMap((batch) => req.dim.flatMap((dim) => req.nnzRow.map((nnzRow) => ({ kind: 'generated' as const, batch, dim, nnzRow }))));
@@ -81,4 +99,59 @@ export function planSpmm(req: SpmmRequest): SpmmRunPlan[] {
 
 export function countCases(runs: { cases: unknown[] }[]): number {
   return runs.reduce((n, r) => n + r.cases.length, 0);
+}
+
+/** Bytes one native run needs at least (generated inputs; expected values for mixed ranges). */
+export interface SpmmFootprint {
+  matrices: number;
+  rows: number;
+  nnz: number;
+  /** this process (the matrices as generated) + the native process (its copy, pinned batch, B, float64 reference) */
+  hostBytes: number;
+  /** A (CSR), B and C of the largest n_B: what the smallest method holds on the GPU (one method at a time) */
+  deviceBytes: number;
+}
+
+const mean = (r: Range): number => (r.min + r.max) / 2;
+
+/** Expected min(k, d) for k and d drawn uniformly and independently from their ranges (checkNnzRow makes it k). */
+export function spmmFootprint(s: { batch: number; dim: string; nnzRow: string }, nb: number[], precision: Precision): SpmmFootprint {
+  const dim = parseRange(s.dim, '--dim');
+  const nnzRow = parseRange(s.nnzRow, '--nnz-row');
+  const rows = s.batch * mean(dim);
+  const nnz = rows * Math.min(mean(nnzRow), mean(dim));
+  const t = precision === 'f32' ? 4 : 8;
+  const nbMax = Math.max(...nb);
+  // JS: Int32 row pointers + Int32 columns + Float64 values, ~250 bytes of objects per matrix.
+  const js = rows * 4 + nnz * 12 + s.batch * 250;
+  // Native: the matrices read (int64 pointers, columns, double values) and their rounded copy, the
+  // pinned batch (CSR, COO, block-diagonal columns), B (T and the float64 copy), the float64
+  // reference of C with its |A||B| bound, and the copy of C read back for verification.
+  const native = 2 * (rows * 8 + nnz * 16) + nnz * 3 * (t + 8) + rows * nbMax * (t + 8) + rows * nbMax * (16 + t);
+  const device = nnz * (t + 4) + rows * 4 + 2 * rows * nbMax * t;
+  return { matrices: s.batch, rows, nnz, hostBytes: js + native, deviceBytes: device };
+}
+
+export const formatBytes = (b: number): string =>
+  b >= 1e12 ? `${(b / 1e12).toFixed(2)} TB` : b >= 1e9 ? `${(b / 1e9).toFixed(2)} GB` : b >= 1e6 ? `${(b / 1e6).toFixed(1)} MB` : `${Math.round(b / 1e3)} kB`;
+
+/**
+ * Refuses, before any matrix is made, a generated run that cannot fit: the bytes it needs on the
+ * host and the device and what the machine has. `device` is the GPU's memory in bytes, or null where
+ * it is not known here (the CUDA driver then refuses the case itself against the free GPU memory).
+ */
+export function checkSpmmFits(run: SpmmRunPlan, host: { total: number; free: number }, device: number | null): SpmmFootprint | null {
+  if (run.source.kind !== 'generated') return null;
+  const f = spmmFootprint(run.source, run.nb, run.precision);
+  const hostTooBig = f.hostBytes > host.total;
+  const deviceTooBig = device !== null && f.deviceBytes > device;
+  if (hostTooBig || deviceTooBig) {
+    const dev = device === null ? 'device memory is not known here: the CUDA driver checks it against the free GPU memory' : `the GPU has ${formatBytes(device)}`;
+    throw new UserError(
+      `${run.label}: too large for this machine: it needs about ${formatBytes(f.hostBytes)} of host memory (the machine has ${formatBytes(host.total)}, ` +
+        `${formatBytes(host.free)} free) and at least ${formatBytes(f.deviceBytes)} of device memory for A, B and C (${dev}); ` +
+        'use a smaller --batch, --dim or --nb',
+    );
+  }
+  return f;
 }

@@ -1,6 +1,7 @@
 // Carries out an SpmmRequest: backend, executable, input batches (.spb in a temporary directory),
 // one native run per (input, precision, mode) sweeping n_B, and the result file.
 import { rm } from 'node:fs/promises';
+import { freemem, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { CsrMatrix } from '../matrix/types.js';
 import { RuntimeFailure, UserError } from '../util/errors.js';
@@ -11,8 +12,9 @@ import type { BenchSink } from './api.js';
 import { describeMatrices, ProgressTracker, withTempDir } from './native-run.js';
 import { invokeRepeated, type RepeatedLine } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
-import { countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
+import { checkSpmmFits, countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
 import { toMethodResult } from './figures.js';
+import { prepareUserKernels, spmmUserResults } from '../plugins/bench.js';
 
 /** Timing on a GPU needs enough samples for a median and a significance test in compare. */
 export const GPU_MIN_SAMPLES = 20;
@@ -23,9 +25,9 @@ export function checkGpuSamples(backend: 'cpu' | 'cuda', samples: number): void 
   }
 }
 
-async function loadSource(deps: BenchDeps, s: SpmmSource, seed: number): Promise<CsrMatrix[]> {
+async function loadSource(deps: BenchDeps, s: SpmmSource, seed: number, onProgress?: (done: number, total: number) => void): Promise<CsrMatrix[]> {
   if (s.kind === 'generated') {
-    return deps.generateBatch({ batch: s.batch, dim: deps.parseRange(s.dim, '--dim'), nnzRow: deps.parseRange(s.nnzRow, '--nnz-row'), seed });
+    return deps.generateBatch({ batch: s.batch, dim: deps.parseRange(s.dim, '--dim'), nnzRow: deps.parseRange(s.nnzRow, '--nnz-row'), seed, onProgress });
   }
   const mats: CsrMatrix[] = [];
   for (const p of s.paths) mats.push(...(await deps.loadBatch(p)).matrices);
@@ -55,7 +57,10 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
   const chosen = await d.chooseBackend(req.backend, 'spmm');
   sink.log(`backend: ${chosen.backend} (${chosen.reason})`);
   checkGpuSamples(chosen.backend, req.samples);
+  const deviceMem = chosen.backend === 'cuda' ? ((await d.deviceMemory?.()) ?? null) : null;
+  for (const run of runs) checkSpmmFits(run, { total: totalmem(), free: freemem() }, deviceMem);
   const exe = await d.ensureExecutable(chosen.backend === 'cpu' ? 'cpu' : 'spmm-cuda', { log: (s) => sink.log(s) });
+  const plugins = await prepareUserKernels(req.kernels, 'spmm', chosen.backend, d, (s) => sink.log(s));
   const progress = new ProgressTracker(countCases(runs), sink);
   let env: ResultFile['env'] = null;
   const cases: CaseResult[] = [];
@@ -69,7 +74,12 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
       progress.report(label);
       if (current?.key !== run.inputKey) {
         if (current) await Promise.all([...current.spb.values()].map((f) => rm(f, { force: true })));
-        current = { key: run.inputKey, mats: await loadSource(d, run.source, req.seed), spb: new Map() };
+        // Large batches take seconds to make: progress every 1/50 of the batch.
+        const step = run.source.kind === 'generated' ? Math.max(1, Math.floor(run.source.batch / 50)) : 1;
+        const onProgress = (done: number, total: number): void => {
+          if (total >= 10000 && (done % step === 0 || done === total)) progress.report(`${label} — making inputs: ${done}/${total} matrices`);
+        };
+        current = { key: run.inputKey, mats: await loadSource(d, run.source, req.seed, onProgress), spb: new Map() };
       }
       const mats = current.mats;
       let spb = current.spb.get(run.precision);
@@ -83,11 +93,14 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
         '--methods', req.methods === 'all' ? 'all' : req.methods.join(','), '--mode', run.mode,
         '--warmup', String(req.warmup), '--samples', String(req.samples), '--layout', run.layout, '--seed', String(req.seed),
         ...(req.device !== undefined ? ['--device', String(req.device)] : []),
+        ...(req.explain ? ['--explain'] : []),
       ];
       const out = await invokeRepeated(d, exe, args, 'spmm', sink, progress, label, req.repeat);
       env ??= out.env;
+      const ctx = { backend: chosen.backend, backendReason: chosen.reason, args, precision: run.precision, layout: run.layout, mode: run.mode, mats, repeat: req.repeat ?? 1 };
+      const user = await spmmUserResults(plugins, ctx, out.results, d);
       const extra: CaseResult['params'] = run.source.kind === 'files' ? { batch: mats.length } : {};
-      for (const c of groupSpmmResults(run, out.results, describeMatrices(mats), extra)) {
+      for (const c of groupSpmmResults(run, [...out.results, ...user], describeMatrices(mats), extra)) {
         cases.push(c);
         sink.caseDone(c);
       }

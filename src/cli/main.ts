@@ -28,6 +28,11 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // a reader that closes early (`spbench run s.json --validate | head`) is not an error of ours
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+    throw e;
+  });
   const program = buildProgram();
   program.exitOverride();
   try {

@@ -179,7 +179,7 @@ export async function withLock<T>(lockPath: string, fn: () => Promise<T>, log?: 
   }
 }
 
-function compile(compiler: string, args: string[], cwd: string): Promise<{ code: number | null; signal: string | null; output: string }> {
+export function compile(compiler: string, args: string[], cwd: string): Promise<{ code: number | null; signal: string | null; output: string }> {
   return new Promise((resolve) => {
     const out = new Tail();
     const child = spawn(compiler, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -2,4 +2,4 @@
 // runner, backend choice.
 export { ensureExecutable } from './executables.js';
 export { runNative } from './runner.js';
-export { chooseBackend } from './backend.js';
+export { chooseBackend, probeDevices } from './backend.js';

@@ -66,7 +66,7 @@ export const ResultLine = z.object({
   type: z.literal('result'),
   op: z.enum(OPS),
   method: z.string().min(1),
-  family: z.enum(METHOD_FAMILIES),
+  family: z.enum(METHOD_FAMILIES), // user: a --kernel plugin (docs/plugins.md)
   // Case parameters the native side ran with (nb, precision, mode, layout, batch, ...).
   params: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   status: ResultStatus,

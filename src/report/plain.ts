@@ -3,7 +3,7 @@
 import type { BenchSink } from '../bench/api.js';
 import { plainProgress } from '../progress/event.js';
 import {
-  caseHeader, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, orderResults, reasonText, speedupVsPeer, statusText,
+  caseHeader, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, methodLabel, orderResults, reasonText, speedupVsPeer, statusText,
 } from './present.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import type { ExplainLine } from '../native/protocol.js';
@@ -12,10 +12,10 @@ type Meta = Pick<ResultFile, 'backend' | 'device' | 'env'>;
 
 export function renderCasePlain(c: CaseResult, meta: Meta): string {
   const peer = fastestPeer(c.results);
-  const width = Math.max(...c.results.map((r) => r.method.length));
+  const width = Math.max(...c.results.map((r) => methodLabel(r).length));
   const lines = [`case ${c.id}: ${c.label}`, `  ${caseHeader(c, meta)}`];
   for (const r of orderResults(c.results)) {
-    const lead = `  ${r.method.padEnd(width)}  ${r.family.padEnd(9)}  ${statusText(r).padEnd(10)}`;
+    const lead = `  ${methodLabel(r).padEnd(width)}  ${r.family.padEnd(9)}  ${statusText(r).padEnd(10)}`;
     if (!hasSpeed(r)) {
       lines.push(`${lead}  ${reasonText(r)}`.trimEnd());
       continue;

@@ -30,6 +30,12 @@ export function speedupVsPeer(r: MethodResult, peer: MethodResult | null): numbe
   return peer.median_ms / r.median_ms;
 }
 
+/** The method's name; for `auto` also the kernel the planner picked (info.choice), e.g. "auto → batched-ell". */
+export function methodLabel(r: MethodResult): string {
+  const choice = r.info?.choice;
+  return typeof choice === 'string' && choice ? `${r.method} → ${choice}` : r.method;
+}
+
 /** The status word of a result in every table ("–" where the method did not run). */
 export function statusText(r: MethodResult | undefined): string {
   if (!r) return '–';

@@ -3,7 +3,7 @@
 import Table from 'cli-table3';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import {
-  caseHeader, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSig, fmtSpreadUs, fmtUs, hasSpeed, orderResults, reasonText, speedupVsPeer, statusText,
+  caseHeader, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSig, fmtSpreadUs, fmtUs, hasSpeed, methodLabel, orderResults, reasonText, speedupVsPeer, statusText,
 } from './present.js';
 
 type Meta = Pick<ResultFile, 'backend' | 'device' | 'env'>;
@@ -19,7 +19,7 @@ export function renderCaseTable(c: CaseResult, meta: Meta): string {
   if (withBreakdown) head.push('phases (ms)');
   const table = new Table({ head, style: { head: [], border: [], compact: true }, colAligns: head.map((h, i) => (i < 3 || h === 'phases (ms)' ? 'left' : 'right')) });
   for (const r of ordered) {
-    const lead = [r.method, r.family, statusText(r)];
+    const lead = [methodLabel(r), r.family, statusText(r)];
     if (!hasSpeed(r)) {
       table.push([...lead, { content: reasonText(r), colSpan: head.length - lead.length, hAlign: 'left' }]);
       continue;

@@ -10,7 +10,7 @@ import { UserError } from '../util/errors.js';
 import { CASE_FIELDS, SpgemmCase, SpmmCase, SuiteDefaults, SuiteShell, type Suite, type SuiteCase } from './schema.js';
 import type { Op } from '../kinds.js';
 
-const PATH_FIELDS = ['matrices', 'inputs', 'b'];
+const PATH_FIELDS = ['matrices', 'inputs', 'b', 'kernel'];
 /** Fields that describe a generated spmm batch: a case with "matrices" takes none of them from defaults. */
 const GENERATED_BATCH = ['batch', 'dim', 'nnzRow'];
 

@@ -16,7 +16,7 @@ export interface GenOptions {
 export function register(program: Command): void {
   program
     .command('gen')
-    .summary('write seeded random matrices (batches, stencils, R-MAT, uniform, banded) as .mtx or .spb')
+    .summary('write seeded random matrices (batches; stencils, R-MAT, uniform, banded, power law, FEM blocks, circuit, long rows, permutations, multimodal, irregular band) as .mtx or .spb')
     .description(
       'Write reproducible random matrices: the same seed gives the same bytes on any machine.\n\n' +
         'Without SPEC: a batch of square matrices, every row with exactly --nnz-row distinct random columns ' +

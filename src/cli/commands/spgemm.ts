@@ -1,5 +1,6 @@
 // `spbench spgemm`: sparse × sparse (C = A·A or A·B), every method verified and timed
 // (core: src/bench/spgemm-run.ts).
+import { SPEC_HELP } from '../../matrix/generate/spec.js';
 import type { Command } from 'commander';
 import type { SpgemmRequest } from '../../bench/api.js';
 import { BACKENDS } from '../../kinds.js';
@@ -56,6 +57,9 @@ Examples:
   spbench spgemm a.mtx --b b.mtx --json ab.json            C = A·B
   spbench spgemm --gen uniform:rows=50,cols=30,nnz_row=3 --gen-b uniform:rows=30,cols=70,nnz_row=4
                                                            C = A·B, both generated (rectangular)
+
+Generator specs (--gen, --gen-b):
+${SPEC_HELP}
 
 Note: --gen takes several specs; put files before it or end the list with --.`,
     )

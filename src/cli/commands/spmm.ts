@@ -14,6 +14,7 @@ export interface SpmmOptions extends CommonBenchOptions {
   matrices?: string[];
   mode?: string;
   layout?: string;
+  explain?: boolean;
 }
 
 /**
@@ -25,7 +26,7 @@ export async function spmmRequest(o: SpmmOptions): Promise<SpmmRequest> {
   const fields = parseCliRequest(SpmmRequestFields, {
     batch: o.batch, dim: o.dim, nnzRow: o.nnzRow, nb: o.nb, matrices: o.matrices?.length ? o.matrices : undefined, mode: o.mode, layout: o.layout, ...commonFields(o),
   });
-  return { ...fields, backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS), ...deviceField(o) };
+  return { ...fields, ...(o.explain ? { explain: true } : {}), backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS), ...deviceField(o) };
 }
 
 export function register(program: Command): void {
@@ -43,7 +44,8 @@ export function register(program: Command): void {
     .option('--nb <n,...>', `columns of B (nB); a list is swept in one native run${defaultHelp(D.nb)}`)
     .option('--matrices <path...>', '.mtx/.spb files or directories of them, used as the batch instead of generated matrices')
     .option('--mode <kernel|e2e|graph,...>', `timed region: kernel (device events, data resident), e2e (with host→device copies), graph (calls captured back to back in one CUDA graph, launch overhead removed)${defaultHelp(D.mode)}`)
-    .option('--layout <row|col>', `storage order of B and C${defaultHelp(D.layout)}`);
+    .option('--layout <row|col>', `storage order of B and C${defaultHelp(D.layout)}`)
+    .option('--explain', "print the planner's rule and which of our kernels `auto` picks for each batch (CUDA backend)");
   addCommonOptions(cmd, { seedHelp: 'seed for generated matrices and B', samplesHelp: 'timed samples per method (at least 20 on the GPU backend)', libs: 'cuSPARSE, cuBLAS' })
     .addHelpText(
       'after',
@@ -54,6 +56,7 @@ Examples:
   spbench spmm --dim 32:256 --nnz-row 1:5 --batch 50,100  mixed batches (dims and nnz drawn per matrix)
   spbench spmm --matrices graphs/ --nb 64 --precision f32,f64 --mode kernel,graph
   spbench spmm --batch 10000 --mode graph --json out.json
+  spbench spmm --batch 1000 --dim 32 --nnz-row 16 --methods auto --explain   the planner's choice and its rule
 
 Timing: --samples timed runs after --warmup untimed ones; the table shows the median and the
 interquartile range, GFLOPS = 2·nnz(A)·nB / median time, GB/s = bytes of A, B, C / median time.`,

@@ -1,0 +1,59 @@
+// Host stand-in for the few CUDA runtime pieces the spmm kernel headers use, so spmm_emu.cpp can run
+// col_kernel and staged_kernel on the CPU (g++, C++20). Not a CUDA implementation: just enough of one.
+#pragma once
+#include <barrier>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <thread>
+#include <vector>
+typedef int cudaError_t;
+constexpr int cudaSuccess = 0;
+inline const char* cudaGetErrorString(cudaError_t) { return "emu"; }
+typedef void* cudaStream_t;
+struct cudaDeviceProp { size_t sharedMemPerBlockOptin = 232448, sharedMemPerMultiprocessor = 233472; int multiProcessorCount = 132, maxThreadsPerMultiProcessor = 2048, maxBlocksPerMultiProcessor = 32; };
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int) { *p = cudaDeviceProp(); return 0; }
+inline cudaError_t cudaMalloc(void** p, size_t n) { *p = std::malloc(n); return 0; }
+inline cudaError_t cudaFree(void* p) { std::free(p); return 0; }
+inline cudaError_t cudaMallocHost(void** p, size_t n) { *p = std::malloc(n); return 0; }
+template <class T> cudaError_t cudaMallocHost(T** p, size_t n) { *p = (T*)std::malloc(n); return 0; }
+inline cudaError_t cudaFreeHost(void* p) { std::free(p); return 0; }
+inline cudaError_t cudaGetLastError() { return 0; }
+struct int4 { int x, y, z, w; };
+inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+struct dim3 { unsigned x = 1, y = 1, z = 1; dim3() = default; dim3(unsigned a, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
+inline thread_local dim3 threadIdx, blockIdx;
+inline dim3 blockDim, gridDim;
+inline std::barrier<>* emu_bar = nullptr;
+inline void __syncthreads() { emu_bar->arrive_and_wait(); }
+template <class T> inline T __ldg(const T* p) { return *p; }
+using std::min;
+using std::max;
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(x)
+#define __restrict__
+#define __align__(x) __attribute__((aligned(x)))
+#define __shared__
+namespace spb { alignas(16) inline unsigned char emu_smem[2 * 1024 * 1024]; }
+#define smem_raw emu_smem
+// Runs a grid: blocks one after another; a block's threads as std::threads (threaded = the kernel
+// has barriers) or one after another.
+inline void emu_launch(dim3 grid, dim3 block, bool threaded, const std::function<void()>& body) {
+  gridDim = grid; blockDim = block;
+  for (unsigned by = 0; by < grid.y; ++by)
+    for (unsigned bx = 0; bx < grid.x; ++bx) {
+      std::memset(spb::emu_smem, 0xA5, sizeof spb::emu_smem);  // stale shared memory: garbage
+      if (!threaded) {
+        for (unsigned t = 0; t < block.x; ++t) { blockIdx = dim3(bx, by); threadIdx = dim3(t); body(); }
+        continue;
+      }
+      std::barrier<> bar(block.x);
+      emu_bar = &bar;
+      std::vector<std::thread> th;
+      for (unsigned t = 0; t < block.x; ++t) th.emplace_back([&, t] { blockIdx = dim3(bx, by); threadIdx = dim3(t); body(); });
+      for (auto& x : th) x.join();
+    }
+}

@@ -1,0 +1,153 @@
+// Host emulation of batched-col (col_kernel), batched-staged (staged_kernel) and batched-tile (tile_kernel) against a float64
+// reference, on mixed batches with empty rows, nnz-0 matrices, rectangular matrices, dim 1, nb not a
+// power of two, outputs poisoned with NaN; every slot count / columns-per-thread / grid.y and column
+// block W / vector width. A block's threads run as std::threads with a std::barrier for
+// __syncthreads (cuda_runtime.h here stands in for CUDA's). No GPU needed; the GPU tests
+// (scripts/gpu-test.mjs) and compute-sanitizer remain the real check.
+//   g++ -std=c++20 -O1 -pthread -I cuda/check/emu -w cuda/check/emu/spmm_emu.cpp -o /tmp/spmm_emu && /tmp/spmm_emu
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include "../../spmm/col.cuh"
+#include "../../spmm/staged.cuh"
+#include "../../spmm/tile.cuh"
+using namespace spb;
+
+struct Batch {
+  std::vector<int> m, k, row_off{0}, col_off{0}, rp{0}, ci;
+  std::vector<double> val;
+  bool uniform = false;
+};
+Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi, bool uniform = false) {
+  Batch b;
+  for (int i = 0; i < batch; ++i) {
+    int d = uniform ? dlo : dlo + g() % (dhi - dlo + 1);
+    int kk = d;
+    if (i % 5 == 3 && !uniform) kk = d + 3;  // rectangular
+    b.m.push_back(d); b.k.push_back(kk);
+    b.row_off.push_back(b.row_off.back() + d); b.col_off.push_back(b.col_off.back() + kk);
+    int nz = uniform ? nlo : nlo + g() % (nhi - nlo + 1);
+    for (int r = 0; r < d; ++r) {
+      int n = (i % 7 == 2 && !uniform) ? 0 : (r % 4 == 1 ? 0 : std::min(nz + (r % 3 == 0 ? 5 : 0), kk));  // nnz-0 matrices, empty rows, long rows
+      std::vector<int> cols;
+      while ((int)cols.size() < n) { int c = g() % kk; bool dup = false; for (int x : cols) dup |= x == c; if (!dup) cols.push_back(c); }
+      for (int c : cols) { b.ci.push_back(c); b.val.push_back((g() % 2001) / 1000.0 - 1.0); }
+      b.rp.push_back((int)b.ci.size());
+    }
+  }
+  return b;
+}
+
+template <typename T>
+int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
+  std::mt19937 g(nb * 7 + colmajor);
+  const int batch = b.m.size(), rows = b.row_off.back(), cols = b.col_off.back();
+  std::vector<T> B(size_t(cols) * nb), C(size_t(rows) * nb);
+  std::vector<double> Bd(B.size()), ref(C.size(), 0.0);  // row-major per matrix
+  for (int i = 0; i < batch; ++i)
+    for (int r = 0; r < b.k[i]; ++r)
+      for (int j = 0; j < nb; ++j) {
+        T x = T((g() % 2001) / 1000.0 - 1.0);
+        Bd[size_t(b.col_off[i]) * nb + size_t(r) * nb + j] = double(x);
+        B[size_t(b.col_off[i]) * nb + (colmajor ? size_t(j) * b.k[i] + r : size_t(r) * nb + j)] = x;
+      }
+  std::vector<T> val(b.val.begin(), b.val.end());
+  for (int i = 0; i < batch; ++i)
+    for (int r = 0; r < b.m[i]; ++r)
+      for (int q = b.rp[b.row_off[i] + r]; q < b.rp[b.row_off[i] + r + 1]; ++q)
+        for (int j = 0; j < nb; ++j) ref[size_t(b.row_off[i]) * nb + size_t(r) * nb + j] += double(val[q]) * Bd[size_t(b.col_off[i]) * nb + size_t(b.ci[q]) * nb + j];
+  int bad = 0;
+  auto check = [&](const char* what) {
+    for (int i = 0; i < batch; ++i)
+      for (int r = 0; r < b.m[i]; ++r)
+        for (int j = 0; j < nb; ++j) {
+          double got = C[size_t(b.row_off[i]) * nb + (colmajor ? size_t(j) * b.m[i] + r : size_t(r) * nb + j)];
+          double want = ref[size_t(b.row_off[i]) * nb + size_t(r) * nb + j];
+          if (!(std::fabs(got - want) <= 1e-4 * (1 + std::fabs(want)))) {
+            if (bad++ < 3) std::printf("  BAD %s: mat %d row %d col %d got %g want %g\n", what, i, r, j, got, want);
+            return;
+          }
+        }
+  };
+  if (colmajor) {
+    // per-row matrix index + descriptors; ELL slots (local columns) for K = 0, 3, 8 (where they fit)
+    std::vector<int> rmat(std::max(rows, 1));
+    std::vector<int4> desc(std::max(batch, 1));
+    int longest = 0;
+    for (int i = 0; i < batch; ++i) { desc[i] = make_int4(b.row_off[i], b.m[i], b.col_off[i], b.k[i]); for (int r = b.row_off[i]; r < b.row_off[i + 1]; ++r) rmat[r] = i; }
+    for (int r = 0; r < rows; ++r) longest = std::max(longest, b.rp[r + 1] - b.rp[r]);
+    auto ell = [&](int K, std::vector<int>& ec, std::vector<T>& ev) {
+      ec.assign(size_t(rows) * K, -1); ev.assign(size_t(rows) * K, T(0));
+      for (int r = 0; r < rows; ++r) for (int q = 0; q < b.rp[r + 1] - b.rp[r]; ++q) { ec[size_t(r) * K + q] = b.ci[b.rp[r] + q]; ev[size_t(r) * K + q] = val[b.rp[r] + q]; }
+    };
+    auto go = [&](auto kc, auto jcc, int gy) {
+      constexpr int K = decltype(kc)::value, JC = decltype(jcc)::value;
+      if (K && longest > K) return;
+      std::vector<int> ec; std::vector<T> ev;
+      if (K) ell(K, ec, ev);
+      std::fill(C.begin(), C.end(), T(NAN));
+      emu_launch(dim3((rows + 255) / 256, gy), dim3(256), false, [&] {
+        col_kernel<T, K, JC>(rmat.data(), desc.data(), b.rp.data(), K ? ec.data() : b.ci.data(), K ? ev.data() : val.data(), B.data(), C.data(), nb, rows,
+                             b.uniform ? b.m[0] : 0, b.uniform ? b.k[0] : 0);
+      });
+      char w[64]; std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d", K, JC, gy);
+      check(w);
+      ++ncfg;
+    };
+    for (int gy : {1, 3, 64}) {
+      go(std::integral_constant<int, 0>(), std::integral_constant<int, 1>(), gy);
+      go(std::integral_constant<int, 0>(), std::integral_constant<int, 4>(), gy);
+      go(std::integral_constant<int, 8>(), std::integral_constant<int, 2>(), gy);
+      go(std::integral_constant<int, 6>(), std::integral_constant<int, 1>(), gy);
+    }
+  }
+  // staged, both layouts: W in several sizes (V = 16/sizeof(T) row-major when nb allows)
+  const bool row = !colmajor;
+  const int vmax = 16 / sizeof(T);
+  for (int W : {1, 4, 8, 12, 64, nb}) {
+    for (int V : {1, vmax}) {
+      if (!row && V > 1) continue;
+      if (V > 1 && (nb % V || W % V)) continue;
+      const int p = (nb + W - 1) / W;
+      std::fill(C.begin(), C.end(), T(NAN));
+      emu_launch(dim3(batch * p), dim3(64), true, [&] {
+        if (row && V > 1) staged_kernel<T, Layout::Row, 16 / sizeof(T)>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
+        else if (row) staged_kernel<T, Layout::Row, 1>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
+        else staged_kernel<T, Layout::Col, 1>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
+      });
+      char w[64]; std::snprintf(w, sizeof w, "staged %s W=%d V=%d", row ? "row" : "col", W, V);
+      check(w);
+      ++ncfg;
+    }
+  }
+  // dense tile, both layouts: W multiple of 4, W > nb included (padded columns)
+  for (int W : {4, 8, 12, 64, tile_pad4(nb)}) {
+    const int p = (nb + W - 1) / W;
+    std::fill(C.begin(), C.end(), T(NAN));
+    emu_launch(dim3(batch * p), dim3(64), true, [&] {
+      if (row) tile_kernel<T, Layout::Row>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
+      else tile_kernel<T, Layout::Col>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
+    });
+    char w[64]; std::snprintf(w, sizeof w, "tile %s W=%d", row ? "row" : "col", W);
+    check(w);
+    ++ncfg;
+  }
+  return bad;
+}
+
+int main() {
+  std::mt19937 g(5);
+  int bad = 0, n = 0;
+  std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
+                                make(g, 6, 33, 33, 9, 9, true)};
+  batches.back().uniform = true;
+  for (auto& b : batches)
+    for (int nb : {1, 3, 8, 17, 64})
+      for (bool col : {false, true}) {
+        bad += run_case<float>(b, nb, col, n);
+        bad += run_case<double>(b, nb, col, n);
+        n++;
+      }
+  std::printf("%d cases, %d bad\n", n, bad);
+  return bad != 0;
+}

@@ -1,0 +1,265 @@
+// spbench-plugin-spgemm-<hash>: runs one user SpGEMM plugin (cuda/include/spbench_plugin.h) on the same
+// A and B as the spgemm driver, verified against the shared CPU reference (cuda/common/spgemm_check.hpp:
+// identical pattern, sorted columns, values within tolerance) with every allocation poisoned on the
+// verified run, timed as the whole SpGEMM (setup + compute, C's allocation included). Every buffer goes
+// through the TrackingAllocator (cuda/spgemm/alloc.cuh), so peak memory is counted as for hash SpGEMM.
+// Built per plugin (src/plugins/build.ts): nvcc -I cuda/include cuda/drivers/plugin_spgemm.cu PLUGIN.cu.
+//   spgemm --a A.spb [--b B.spb] --precision f32|f64 --warmup N --samples N --name NAME [--breakdown]
+//          [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]
+//   manifest
+// Needs only the CUDA runtime (no cuSPARSE). Protocol: docs/native-protocol.md; family "user".
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <future>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+#include <spbench_plugin.h>
+#include "../common/args.hpp"
+#include "../common/binfmt.hpp"
+#include "../common/check.cuh"
+#include "../common/gpu_env.cuh"
+#include "../common/json.hpp"
+#include "../common/reference.hpp"
+#include "../common/spgemm_check.hpp"
+#include "../common/plugin_runner.cuh"
+#include "../spgemm/alloc.cuh"
+
+namespace {
+using namespace spb;
+using namespace spb::plugin;
+
+struct Options {
+  std::string a_path, b_path, precision = "f32", name;
+  int warmup = 2, samples = 10;
+  bool breakdown = false;
+  ReferenceSpec reference;
+};
+
+
+std::string base_name(const std::string& p) { size_t s = p.find_last_of('/'); return s == std::string::npos ? p : p.substr(s + 1); }
+
+Csr load_one(const std::string& path, const char* which) {
+  SpbFile f;
+  try { f = read_spb(path); } catch (const std::runtime_error& e) { throw std::invalid_argument(std::string("--") + which + ": " + e.what()); }
+  if (f.mats.size() != 1) throw std::invalid_argument(std::string("--") + which + " " + path + ": expected one matrix, found " + std::to_string(f.mats.size()));
+  Csr c = std::move(f.mats[0]);
+  if (c.rows > INT_MAX || c.cols > INT_MAX || c.nnz() > INT_MAX)
+    throw std::invalid_argument(std::string("--") + which + " " + path + ": dimensions or nnz exceed the int32 path's 2^31-1");
+  return c;
+}
+
+template <typename T> struct DevCsrBuf {
+  int *rp = nullptr, *ci = nullptr; T* v = nullptr;
+  explicit DevCsrBuf(const Csr& c) {
+    std::vector<int> r(c.row_ptr.begin(), c.row_ptr.end()), i(c.col_idx.begin(), c.col_idx.end());
+    std::vector<T> v_(c.values.begin(), c.values.end());
+    CUDA_CHECK(cudaMalloc(&rp, sizeof(int) * r.size()));
+    CUDA_CHECK(cudaMalloc(&ci, sizeof(int) * std::max<size_t>(1, i.size())));
+    CUDA_CHECK(cudaMalloc(&v, sizeof(T) * std::max<size_t>(1, v_.size())));
+    CUDA_CHECK(cudaMemcpy(rp, r.data(), sizeof(int) * r.size(), cudaMemcpyHostToDevice));
+    if (!i.empty()) CUDA_CHECK(cudaMemcpy(ci, i.data(), sizeof(int) * i.size(), cudaMemcpyHostToDevice));
+    if (!v_.empty()) CUDA_CHECK(cudaMemcpy(v, v_.data(), sizeof(T) * v_.size(), cudaMemcpyHostToDevice));
+  }
+  DevCsrBuf(const DevCsrBuf&) = delete;
+  DevCsrBuf& operator=(const DevCsrBuf&) = delete;
+  ~DevCsrBuf() { cudaFree(rp); cudaFree(ci); cudaFree(v); }
+};
+
+template <typename T>
+int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) {
+  const spbench::SpgemmPlugin plug = spbench_spgemm_plugin();
+  if (!plug.compute) throw std::invalid_argument("the plugin defines no compute function (SPBENCH_SPGEMM_PLUGIN's third argument)");
+  Csr A = load_one(opt.a_path, "a");
+  Csr B = opt.b_path.empty() ? A : load_one(opt.b_path, "b");
+  if (A.cols != B.rows) throw std::invalid_argument("A is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + " but B is " + std::to_string(B.rows) + "x" + std::to_string(B.cols));
+  for (Csr* m : {&A, &B}) for (double& v : m->values) v = double(T(v));  // the reference sees what the GPU sees
+
+  cudaStream_t s;
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  spgemm::TrackingAllocator al(s);
+  Counting counting{&al, ""};
+  int rt = 0, drv = 0, dev = 0;
+  CUDA_CHECK(cudaRuntimeGetVersion(&rt)); CUDA_CHECK(cudaDriverGetVersion(&drv)); CUDA_CHECK(cudaGetDevice(&dev));
+  Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", exe).raw("devices", "[" + gpu_json(dev) + "]")
+      .raw("cuda", Json().str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv)).done()).emit();
+
+  const long long products = spgemm_products(A, B);
+  std::future<SpgemmReference> ref_job = std::async(std::launch::async, [&] { return make_reference(A, B, opt.reference, int(sizeof(T))); });
+  DevCsrBuf<T> dA(A);
+  std::unique_ptr<DevCsrBuf<T>> dBown;
+  if (!opt.b_path.empty()) dBown = std::make_unique<DevCsrBuf<T>>(B);
+  const DevCsrBuf<T>& dB = dBown ? *dBown : dA;
+
+  spbench::SpgemmProblem p{};
+  p.value_type = sizeof(T) == 4 ? spbench::ValueType::F32 : spbench::ValueType::F64;
+  p.a_rows = int(A.rows); p.a_cols = int(A.cols); p.b_cols = int(B.cols); p.a_nnz = A.nnz(); p.b_nnz = B.nnz();
+  p.a_row_ptr = dA.rp; p.a_col_idx = dA.ci; p.a_values = dA.v;
+  p.b_row_ptr = dB.rp; p.b_col_idx = dB.ci; p.b_values = dB.v;
+  p.stream = s;
+  p.alloc = counting.allocator();
+  p.device = &prop;
+
+  cudaEvent_t e0, e1, em;
+  CUDA_CHECK(cudaEventCreate(&e0)); CUDA_CHECK(cudaEventCreate(&e1)); CUDA_CHECK(cudaEventCreate(&em));
+  std::string status = "ok", reason;
+  std::vector<double> samples, setup_ms, compute_ms;
+  SpgemmCheck vo;
+  long long nnzc = -1;
+  size_t peak = 0;
+  void* state = nullptr;
+  bool have_state = false, sticky_ = false, ref_have_ = false, ref_cached_ = false;
+  std::string ref_label_;
+  // One whole SpGEMM: C's row pointer, setup (if any), compute. Returns C.
+  auto once = [&](bool timed) {
+    spbench::SpgemmOutput c{};
+    if (timed) CUDA_CHECK(cudaEventRecord(e0, s));
+    c.c_row_ptr = static_cast<int*>(Counting::alloc_fn(&counting, sizeof(int) * (size_t(A.rows) + 1)));
+    if (!c.c_row_ptr) throw PluginStatus{spbench::Status::Error, "allocating C's row pointer failed: " + counting.last_error};
+    if (plug.setup) { check_result(plug.setup(p, &state), "setup"); have_state = true; }
+    if (timed) CUDA_CHECK(cudaEventRecord(em, s));
+    check_result(plug.compute(p, state, c), "compute");
+    if (!counting.last_error.empty()) throw PluginStatus{spbench::Status::Error, "an allocation failed: " + counting.last_error};
+    if (timed) {
+      CUDA_CHECK(cudaEventRecord(e1, s));
+      CUDA_CHECK(cudaEventSynchronize(e1));
+      float ms = 0, ms_setup = 0;
+      CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+      CUDA_CHECK(cudaEventElapsedTime(&ms_setup, e0, em));
+      samples.push_back(ms); setup_ms.push_back(ms_setup); compute_ms.push_back(ms - ms_setup);
+    }
+    if (have_state && plug.teardown) { plug.teardown(state); }
+    state = nullptr; have_state = false;
+    return c;
+  };
+  try {
+    al.begin(); al.set_poison(true);
+    spbench::SpgemmOutput c = once(false);
+    al.set_poison(false);
+    CUDA_CHECK(cudaStreamSynchronize(s));
+    peak = al.peak_since_begin();
+    nnzc = c.c_nnz;
+    const SpgemmReference ref = ref_job.get();
+    if (ref.have) {
+      std::vector<int> rp(size_t(A.rows) + 1), ci(size_t(std::max<int64_t>(0, c.c_nnz)));
+      std::vector<T> v(ci.size());
+      CUDA_CHECK(cudaMemcpy(rp.data(), c.c_row_ptr, sizeof(int) * rp.size(), cudaMemcpyDeviceToHost));
+      if (c.c_nnz < 0) vo = SpgemmCheck{false, 0, "the plugin set c_nnz to " + std::to_string(c.c_nnz)};
+      else if (c.c_nnz > 0 && (!c.c_col_idx || !c.c_values)) vo = SpgemmCheck{false, 0, "the plugin set c_nnz but not c_col_idx / c_values"};
+      else {
+        if (c.c_nnz) {
+          CUDA_CHECK(cudaMemcpy(ci.data(), c.c_col_idx, sizeof(int) * ci.size(), cudaMemcpyDeviceToHost));
+          CUDA_CHECK(cudaMemcpy(v.data(), c.c_values, sizeof(T) * v.size(), cudaMemcpyDeviceToHost));
+        }
+        if (rp[size_t(A.rows)] != c.c_nnz) vo = SpgemmCheck{false, 0, "row pointer ends at " + std::to_string(rp[size_t(A.rows)]) + " but c_nnz is " + std::to_string(c.c_nnz)};
+        else vo = check_spgemm(ref, A.rows, rp.data(), ci.data(), v.data(), default_tol(sizeof(T) == 4));
+      }
+      if (!vo.passed) status = "failed";
+      ref_cached_ = ref.from_cache;
+      ref_label_ = ref.label;
+      ref_have_ = true;
+    }
+    al.free_all();
+    if (status == "ok") {
+      for (int i = 0; i < opt.warmup; ++i) { al.begin(); once(false); peak = std::max(peak, al.peak_since_begin()); al.free_all(); }
+      for (int i = 0; i < opt.samples; ++i) { al.begin(); once(true); peak = std::max(peak, al.peak_since_begin()); al.free_all(); }
+    }
+  } catch (const PluginStatus& e) {
+    status = e.status == spbench::Status::NotApplicable ? "not_applicable" : "error";
+    reason = e.message;
+  } catch (const CudaError& e) {
+    status = "error"; reason = e.what();
+    const cudaError_t last = cudaStreamSynchronize(s);
+    if (sticky(last != cudaSuccess ? last : cudaGetLastError())) sticky_ = true;
+  }
+  if (have_state && plug.teardown) plug.teardown(state);
+  if (!sticky_) { al.set_poison(false); al.free_all(); cudaStreamSynchronize(s); cudaGetLastError(); }
+  if (!ref_have_ && ref_job.valid()) {
+    const SpgemmReference ref = ref_job.get();
+    ref_have_ = ref.have; ref_label_ = ref.label; ref_cached_ = ref.from_cache;
+    if (nnzc < 0 && ref.have && ref.rows.empty()) nnzc = ref.c.nnz();
+  }
+  const bool checked = ref_have_ && (status == "ok" || status == "failed");
+  auto csr_bytes = [](long long rows, long long nnz) { return double(rows + 1) * 4 + double(nnz) * (4 + sizeof(T)); };
+  Json params;
+  params.str("precision", sizeof(T) == 4 ? "f32" : "f64").str("a", base_name(opt.a_path)).str("b", opt.b_path.empty() ? "A" : base_name(opt.b_path))
+      .integer("rows", A.rows).integer("inner", A.cols).integer("cols", B.cols).integer("nnz_a", A.nnz()).integer("nnz_b", B.nnz()).integer("products", products);
+  Json v;
+  v.boolean("checked", checked).boolean("passed", status == "ok");  // as the spgemm driver: --verify none leaves passed to the status
+  if (checked) v.num("max_rel_err", vo.err); else v.null("max_rel_err");
+  v.num("tol", default_tol(sizeof(T) == 4)).str("reference", ref_have_ ? ref_label_ : "none");
+  if (!vo.detail.empty()) v.str("detail", vo.detail);
+  Json r;
+  r.str("type", "result").str("op", "spgemm").str("method", opt.name).str("family", "user").raw("params", params.done()).str("status", status);
+  if (!reason.empty()) r.str("reason", reason);
+  r.str("timed_region", "whole-spgemm").nums("samples_ms", status == "ok" ? samples : std::vector<double>{}).num("flops", 2.0 * double(products))
+      .num("bytes_moved", csr_bytes(A.rows, A.nnz()) + csr_bytes(B.rows, B.nnz()) + (nnzc >= 0 ? csr_bytes(A.rows, nnzc) : 0))
+      .num("peak_mem_bytes", double(peak)).raw("verify", v.done());
+  if (opt.breakdown && plug.setup && status == "ok" && !samples.empty()) {
+    auto median = [](std::vector<double> x) { std::sort(x.begin(), x.end()); return x[x.size() / 2]; };
+    r.raw("breakdown_ms", Json().num("setup", median(setup_ms)).num("compute", median(compute_ms)).done());
+  }
+  Json info;
+  info.integer("nnz_c", nnzc).str("alloc", "cudaMallocAsync pool (release threshold max), tracked").str("plugin", "user");
+  if (ref_cached_) info.integer("reference_cached", 1);
+  r.raw("info", info.done());
+  r.emit();
+  if (sticky_) {
+    std::fprintf(stderr, "spbench-plugin-spgemm: %s: the CUDA context is unusable; stopping\n", opt.name.c_str());
+    std::fflush(stdout);
+    std::_Exit(3);
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace spb;
+  if (const std::string bad = plugin::api_mismatch(); !bad.empty()) {
+    std::fprintf(stderr, "spbench-plugin-spgemm: %s\n", bad.c_str());
+    return 2;
+  }
+  Options opt;
+  try {
+    Args args(argc, argv);
+    if (args.command() == "manifest") {
+      plugin::emit_manifest(argv[0]);
+      return 0;
+    }
+    if (args.command() != "spgemm") throw std::invalid_argument("usage: spbench-plugin-spgemm spgemm --a A.spb [--b B.spb] --precision f32|f64 --name NAME --warmup N --samples N [--breakdown] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]");
+    opt.a_path = args.need("a");
+    opt.b_path = args.get("b");
+    opt.name = args.need("name");
+    opt.precision = args.get("precision", "f32");
+    if (opt.precision != "f32" && opt.precision != "f64") throw std::invalid_argument("--precision must be f32 or f64, got '" + opt.precision + "'");
+    opt.warmup = int(args.integer("warmup", 2));
+    opt.samples = int(args.integer("samples", 10));
+    if (opt.warmup < 0 || opt.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
+    opt.breakdown = args.has("breakdown");
+    opt.reference = parse_reference(args.get("reference", "cpu"), uint64_t(args.integer("verify-seed", 1)), args.get("reference-cache"));
+    opt.reference.threads = std::max(1u, std::thread::hardware_concurrency() - std::min(2u, std::thread::hardware_concurrency()));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spbench-plugin-spgemm: %s\n", e.what());
+    return 2;
+  }
+  try {
+    int dev = 0;
+    CUDA_CHECK(cudaSetDevice(dev));
+    cudaDeviceProp prop;
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    spgemm::keep_pool_memory(dev);
+    int rc = opt.precision == "f32" ? run<float>(opt, prop, argv[0]) : run<double>(opt, prop, argv[0]);
+    emit_done();
+    return rc;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "spbench-plugin-spgemm: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "spbench-plugin-spgemm: %s\n", e.what());
+    return 3;
+  }
+}
