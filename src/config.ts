@@ -73,6 +73,39 @@ export function githubStepSummary(env: Env = process.env): string | undefined {
   return env.GITHUB_STEP_SUMMARY || undefined;
 }
 
+/**
+ * `run --shard auto`: the shard a scheduler gave this job, as "K/N" (1-based) and the variables it
+ * came from, or null when none is set. $SPBENCH_SHARD=K/N (the route for GitHub Actions, which has
+ * no index variable of its own) wins; then Slurm arrays ($SLURM_ARRAY_TASK_ID and
+ * $SLURM_ARRAY_TASK_COUNT, counted from $SLURM_ARRAY_TASK_MIN — arrays may start at 0 or 1, so
+ * without it only an ID of 0 is unambiguous); then GitLab ($CI_NODE_INDEX of $CI_NODE_TOTAL, 1-based).
+ * `shard` is null (with `from` saying why) where the variables cannot give one.
+ */
+export function schedulerShard(env: Env = process.env): { shard: string | null; from: string } | null {
+  if (env.SPBENCH_SHARD) return { shard: env.SPBENCH_SHARD, from: 'SPBENCH_SHARD' };
+  const id = env.SLURM_ARRAY_TASK_ID;
+  const count = env.SLURM_ARRAY_TASK_COUNT;
+  if (id !== undefined && count !== undefined && /^\d+$/.test(id)) {
+    const given = env.SLURM_ARRAY_TASK_MIN;
+    const min = given !== undefined && /^\d+$/.test(given) ? Number(given) : Number(id) === 0 ? 0 : null;
+    if (min === null) return { shard: null, from: 'SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_MIN is not, so whether the array starts at 0 or 1 is unknown' };
+    return { shard: `${Number(id) - min + 1}/${count}`, from: 'SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT' };
+  }
+  if (env.CI_NODE_INDEX !== undefined && env.CI_NODE_TOTAL !== undefined) return { shard: `${env.CI_NODE_INDEX}/${env.CI_NODE_TOTAL}`, from: 'CI_NODE_INDEX/CI_NODE_TOTAL' };
+  return null;
+}
+
+/** $OMP_NUM_THREADS: CPU threads the user gave OpenMP (run --devices divides them among workers). */
+export function ompThreads(env: Env = process.env): string | undefined {
+  return env.OMP_NUM_THREADS || undefined;
+}
+
+/** Test hook: $SPBENCH_TEST_KILL_DEVICE=N makes the `run --devices` worker on device N die at its first case. */
+export function testKillDevice(env: Env = process.env): number | null {
+  const v = env.SPBENCH_TEST_KILL_DEVICE;
+  return v !== undefined && /^\d+$/.test(v) ? Number(v) : null;
+}
+
 /** $SPBENCH_KERNEL_TIMEOUT: seconds a user kernel's (plugin's) process may run per case before it is stopped (default 600). */
 export function kernelTimeoutMs(env: Env = process.env): number {
   const s = Number(env.SPBENCH_KERNEL_TIMEOUT);

@@ -157,17 +157,23 @@ test('CLI: --markdown without a file appends to $GITHUB_STEP_SUMMARY', () => {
   assert.match(readFileSync(summary, 'utf8'), /✅ no regression/);
 });
 
-test('different devices warn loudly; --strict-env makes it an error (exit 2)', () => {
+test('different device kinds are refused (exit 2) unless --across-devices, which says the verdict is about devices; --strict-env still refuses', () => {
   const dir = tempDir();
   const [base, next] = pairFiles(23, 1.0, 1.0, 0.02);
   const other = { ...next, device: { ...H100, name: 'NVIDIA A100-SXM4-80GB', cc: '8.0' }, env: { ...next.env!, cuda: { runtime: '12.4', driver: '12.4' } } };
   const b = writeJson(dir, 'base.json', base);
   const n = writeJson(dir, 'new.json', other);
-  const warn = cli(['compare', b, n]);
+  const refused = cli(['compare', b, n]);
+  assert.equal(refused.code, 2);
+  assert.match(refused.stderr, /base\.json \(cuda NVIDIA H100 80GB HBM3\) and .*new\.json \(cuda NVIDIA A100-SXM4-80GB\) come from different device kinds.*give --across-devices/);
+  const warn = cli(['compare', b, n, '--across-devices', '--markdown', join(dir, 'across.md')]);
   assert.equal(warn.code, 0, warn.stderr);
+  assert.match(warn.stderr, /comparing devices, not code: .*base\.json ran on cuda NVIDIA H100 80GB HBM3, .*new\.json on cuda NVIDIA A100-SXM4-80GB/);
+  assert.match(warn.stdout, /^comparing devices, not code/);
+  assert.match(readFileSync(join(dir, 'across.md'), 'utf8'), /^> \[!NOTE\]\n> comparing devices, not code/);
   assert.match(warn.stderr, /WARNING: environments differ.*device differs: base NVIDIA H100 80GB HBM3, new NVIDIA A100-SXM4-80GB/);
   assert.match(warn.stderr, /CUDA runtime differs: base 13.0, new 12.4/);
-  const strict = cli(['compare', b, n, '--strict-env']);
+  const strict = cli(['compare', b, n, '--strict-env', '--across-devices']);
   assert.equal(strict.code, 2);
   assert.match(strict.stderr, /different environments \(--strict-env\).*device differs/);
 });

@@ -35,6 +35,7 @@ struct Options {
   bool breakdown = false, explain = false;
   ReferenceSpec reference;
   float chunk_fraction = 0.2f;
+  int device = 0;  // --device N: the CUDA device this process uses
 };
 
 const std::vector<std::string> kAllMethods = {"hash", "hash-opt", "cusparse-alg1", "cusparse-alg2", "cusparse-alg3", "cusparse-reuse"};
@@ -253,15 +254,20 @@ int main(int argc, char** argv) {
     opt.breakdown = args.has("breakdown");
     opt.explain = args.has("explain");
     opt.reference = parse_reference(args.get("reference", "cpu"), uint64_t(args.integer("verify-seed", 1)), args.get("reference-cache"));
-    // leave two cores to the GPU methods' host side while the reference runs beside them
-    opt.reference.threads = std::max(1u, std::thread::hardware_concurrency() - std::min(2u, std::thread::hardware_concurrency()));
+    // leave two cores to the GPU methods' host side while the reference runs beside them; --threads T
+    // (run --devices: each worker's share of the host) overrides that
+    const long long given_threads = args.integer("threads", 0);
+    if (given_threads < 0) throw std::invalid_argument("--threads must be >= 0, got " + std::to_string(given_threads));
+    opt.reference.threads = given_threads > 0 ? unsigned(given_threads) : std::max(1u, std::thread::hardware_concurrency() - std::min(2u, std::thread::hardware_concurrency()));
     opt.chunk_fraction = float(args.real("chunk-fraction", 0.2));
+    opt.device = int(args.integer("device", 0));
+    if (opt.device < 0) throw std::invalid_argument("--device must be >= 0, got " + std::to_string(opt.device));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "spbench-spgemm-cuda: %s\n", e.what());
     return 2;
   }
   try {
-    int dev = 0;
+    const int dev = opt.device;
     CUDA_CHECK(cudaSetDevice(dev));
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));

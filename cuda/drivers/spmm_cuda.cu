@@ -36,6 +36,7 @@ struct Options {
   std::vector<std::string> methods;  // empty = all
   int warmup = 5, samples = 20;
   uint64_t seed = 1;
+  int device = 0;  // --device N: the CUDA device this process uses (spbench run --devices gives one per worker)
   bool explain = false;
 };
 
@@ -467,6 +468,8 @@ Options parse(const Args& a) {
   o.samples = int(a.integer("samples", 20));
   if (o.warmup < 0 || o.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
   o.seed = uint64_t(a.integer("seed", 1));
+  o.device = int(a.integer("device", 0));
+  if (o.device < 0) throw std::invalid_argument("--device must be >= 0, got " + std::to_string(o.device));
   o.explain = a.has("explain");
   return o;
 }
@@ -487,6 +490,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
+    CUDA_CHECK(cudaSetDevice(o.device));
     emit_env(argv[0]);
     if (o.precision == "f32") run_all<float>(mats, o);
     else run_all<double>(mats, o);

@@ -22,6 +22,7 @@ export interface SpmmRequest {
   repeat?: number; // separate native process runs on the same inputs (default 1), see src/bench/repeat.ts
   kernels?: string[]; // --kernel: user plugins (.cu), run as family "user" beside the built-in methods (docs/plugins.md)
   backend: BackendChoice;
+  device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
   explain?: boolean; // print the planner's rule and its choice for `auto` (CUDA backend)
 }
 
@@ -41,6 +42,8 @@ export interface SpgemmRequest {
   repeat?: number; // separate native process runs on the same inputs (default 1)
   kernels?: string[]; // --kernel: user plugins (.cu), docs/plugins.md
   backend: BackendChoice;
+  device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
+  threads?: number; // host threads of the native reference (run --devices: each worker's share); default: the native side's
 }
 
 /**

@@ -106,6 +106,8 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
       if (req.breakdown) args.push('--breakdown');
       args.push(...referenceArgs(req.verify, req.seed, refCache));
       if (req.explain) args.push('--explain');
+      if (req.device !== undefined) args.push('--device', String(req.device));
+      if (req.threads !== undefined) args.push('--threads', String(req.threads));
       const out = await invokeRepeated(d, exe, args, 'spgemm', sink, progress, plan.label, req.repeat);
       env ??= out.env;
       if (out.results.length === 0) throw new RuntimeFailure(`native spgemm printed no result for case ${plan.id}`);

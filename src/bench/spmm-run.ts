@@ -92,6 +92,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
         'spmm', '--input', spb, '--nb', run.nb.join(','), '--precision', run.precision,
         '--methods', req.methods === 'all' ? 'all' : req.methods.join(','), '--mode', run.mode,
         '--warmup', String(req.warmup), '--samples', String(req.samples), '--layout', run.layout, '--seed', String(req.seed),
+        ...(req.device !== undefined ? ['--device', String(req.device)] : []),
         ...(req.explain ? ['--explain'] : []),
       ];
       const out = await invokeRepeated(d, exe, args, 'spmm', sink, progress, label, req.repeat);

@@ -3,6 +3,7 @@
 // which suites use too; defaults come from its REQUEST_DEFAULTS, so help shows the real ones.
 import type { Command } from 'commander';
 import { REQUEST_DEFAULTS as D } from '../bench/request-defaults.js';
+import { nonNegativeInt } from '../bench/options.js';
 
 export interface CommonBenchOptions {
   precision?: string;
@@ -13,6 +14,7 @@ export interface CommonBenchOptions {
   repeat?: string;
   kernel?: string[];
   backend?: string;
+  device?: string;
   json?: string;
   quiet?: boolean;
 }
@@ -29,6 +31,7 @@ export function addCommonOptions(cmd: Command, d: { seedHelp: string; samplesHel
     .option('--repeat <n>', `run the native executable N times as separate processes on the same inputs; the result keeps every sample and one median per run, which compare needs to tell run-to-run drift from a change (use 3 or more for CI)${dflt(D.repeat)}`)
     .option('--kernel <file.cu>', 'your own kernel (a plugin, docs/plugins.md), built with nvcc and run as family "user" in its own process beside every method, verified and timed the same way; repeat for several', (v: string, prev: string[] = []) => [...prev, v])
     .option('--backend <auto|cpu|cuda>', `auto uses the GPU when one (with nvcc, ${d.libs}) is usable, else the CPU backend (default: auto)`)
+    .option('--device <n>', 'CUDA device to run on (default: 0; the CPU backend ignores it)')
     .option('--json <file>', 'also write the result file (schema spbench-results/1); "-" prints only the JSON to stdout')
     .option('--quiet', 'no progress or log lines');
 }
@@ -36,6 +39,11 @@ export function addCommonOptions(cmd: Command, d: { seedHelp: string; samplesHel
 /** The shared options as request fields (unset ones stay unset, so the schema's defaults apply). */
 export function commonFields(o: CommonBenchOptions): Record<string, unknown> {
   return { precision: o.precision, methods: o.methods, seed: o.seed, warmup: o.warmup, samples: o.samples, repeat: o.repeat, kernel: o.kernel?.length ? o.kernel : undefined };
+}
+
+/** --device as a request field: absent when not given. */
+export function deviceField(o: CommonBenchOptions): { device?: number } {
+  return o.device === undefined ? {} : { device: nonNegativeInt(o.device, '--device') };
 }
 
 export { dflt as defaultHelp };

@@ -14,6 +14,7 @@ import * as run from './commands/run.js';
 import * as report from './commands/report.js';
 import * as compare from './commands/compare.js';
 import * as fetchCmd from './commands/fetch.js';
+import * as merge from './commands/merge.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -23,7 +24,7 @@ export function buildProgram(): Command {
     .version(packageVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
     .configureHelp({ sortSubcommands: false });
-  for (const mod of [spmm, spgemm, gen, convert, info, doctor, build, run, report, compare, fetchCmd]) mod.register(program);
+  for (const mod of [spmm, spgemm, gen, convert, info, doctor, build, run, merge, report, compare, fetchCmd]) mod.register(program);
   return program;
 }
 

@@ -7,6 +7,7 @@ import { UserError } from '../util/errors.js';
 import { compareResults } from './compare.js';
 import { renderCompareMarkdown, renderJunit, renderTerminal, warningLines } from './render.js';
 import { githubStepSummary } from '../config.js';
+import { acrossDevices } from '../scale/across.js';
 
 function number(text: string, what: string): number {
   const v = Number(text);
@@ -21,18 +22,21 @@ export interface CompareCommandOptions {
   junit?: string;
   strictEnv?: boolean;
   normalizeByPeers?: boolean;
+  acrossDevices?: boolean;
 }
 
 export async function compareCommand(basePath: string, newPath: string, opts: CompareCommandOptions): Promise<void> {
   const threshold = number(opts.threshold, '--threshold');
   const alpha = number(opts.alpha, '--alpha');
   const [base, next] = await Promise.all([readResultFile(basePath), readResultFile(newPath)]);
+  const across = acrossDevices(base, next, Boolean(opts.acrossDevices), { base: basePath, new: newPath });
+  if (across) process.stderr.write(`spbench: ${across}\n`);
   const report = await compareResults(base, next, { threshold, alpha, strictEnv: Boolean(opts.strictEnv), normalizeByPeers: Boolean(opts.normalizeByPeers) }, { base: basePath, new: newPath });
   // Loud: the warnings go to stderr too, so they show in CI logs even when stdout is captured.
   for (const w of warningLines(report)) process.stderr.write(`spbench: ${w}\n`);
-  process.stdout.write(await renderTerminal(report));
+  process.stdout.write(`${across ? `${across}\n` : ''}${await renderTerminal(report)}`);
   if (opts.markdown !== undefined && opts.markdown !== false) {
-    const md = renderCompareMarkdown(report);
+    const md = `${across ? `> [!NOTE]\n> ${across}\n\n` : ''}${renderCompareMarkdown(report)}`;
     if (typeof opts.markdown === 'string') writeOutput(opts.markdown, md);
     else if (githubStepSummary()) appendFileSync(githubStepSummary()!, md); // the job summary is appended to, by design
     else process.stdout.write(`\n${md}`);

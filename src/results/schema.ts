@@ -53,5 +53,10 @@ export const ResultFile = z.object({
   device: GpuInfo.nullable(), // the GPU the run used; null on the CPU backend
   env: EnvLine.nullable(),
   cases: z.array(CaseResult),
+  // `run --shard K/N`: which part of which suite this file holds, and the names of all the suite's
+  // cases, so that `spbench merge` can tell what is missing. Optional and additive (schema stays /1).
+  shard: z
+    .object({ suite: z.string(), index: z.number().int().positive(), count: z.number().int().positive(), suite_cases: z.array(z.string()), cases: z.array(z.string()) })
+    .optional(),
 });
 export type ResultFile = z.infer<typeof ResultFile>;

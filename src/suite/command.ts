@@ -3,6 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import type { BackendChoice } from '../kinds.js';
 import { UserError } from '../util/errors.js';
+import { nonNegativeInt } from '../bench/options.js';
 import { renderReport } from '../report/index.js';
 import { inCi } from '../config.js';
 import { writeResultFile } from '../results/write.js';
@@ -17,10 +18,21 @@ export interface RunCommandOptions {
   validate?: boolean;
   runners?: Runners; // tests inject fakes
   interactive?: boolean;
+  shard?: string; // "K/N" or "auto" (src/scale/select.ts)
+  devices?: string; // "all" or "0,2": one worker process per device (src/scale/pool.ts)
+  cases?: string; // only these suite cases (names, comma-separated)
+  device?: string; // every native run on this device
 }
 
 export async function runSuiteCommand(suitePath: string, opts: RunCommandOptions): Promise<void> {
-  const suite = await loadSuite(suitePath);
+  const whole = await loadSuite(suitePath);
+  let sharded: import('../scale/select.js').Selected | null = null;
+  if (opts.shard !== undefined) {
+    const { resolveShard, selectShard } = await import('../scale/select.js');
+    sharded = selectShard(whole, resolveShard(opts.shard));
+  }
+  let suite = sharded?.suite ?? whole;
+  if (opts.cases !== undefined) suite = (await import('../scale/worker.js')).selectCases(suite, opts.cases);
   if (opts.validate) {
     process.stdout.write(`${suitePath}: suite "${suite.name}" is valid, ${suite.cases.length} case(s):\n`);
     for (const c of suite.cases) process.stdout.write(`  ${c.name}: ${describeCase(c)}\n`);
@@ -28,7 +40,9 @@ export async function runSuiteCommand(suitePath: string, opts: RunCommandOptions
   }
   // A long suite must not fail at the very end on an unusable output path.
   if (opts.json && existsSync(opts.json) && statSync(opts.json).isDirectory()) throw new UserError(`--json: ${opts.json} is a directory`);
-  const runners = opts.runners ?? (await (await import('./runners.js')).loadRunners());
+  let runners = opts.runners ?? (await (await import('./runners.js')).loadRunners());
+  if (opts.device !== undefined) runners = (await import('../scale/worker.js')).onDevice(runners, nonNegativeInt(opts.device, '--device'));
+  const devices = opts.devices !== undefined ? await (await import('../scale/run-devices.js')).deviceList(opts.devices, opts.backend) : null;
   const interactive = opts.interactive ?? (Boolean(process.stderr.isTTY) && !inCi());
   let sink: SuiteSink & { close?: () => void };
   if (interactive) sink = (await import('./progress.js')).inkSink();
@@ -36,10 +50,13 @@ export async function runSuiteCommand(suitePath: string, opts: RunCommandOptions
   const command = ['spbench', ...process.argv.slice(2)];
   let outcome;
   try {
-    outcome = await runSuite(suite, { backend: opts.backend, command, runners, sink });
+    outcome = devices
+      ? await (await import('../scale/run-devices.js')).runOnDeviceList(suite, suitePath, devices, { backend: opts.backend, command, sink })
+      : await runSuite(suite, { backend: opts.backend, command, runners, sink });
   } finally {
     sink.close?.();
   }
+  if (sharded && outcome.file) outcome.file = { ...outcome.file, shard: sharded.record };
   for (const w of outcome.warnings) process.stderr.write(`spbench: warning: ${w}\n`);
   if (outcome.file) {
     if (opts.json) {

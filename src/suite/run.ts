@@ -77,7 +77,7 @@ export async function runSuite(suite: Suite, opts: SuiteRunOptions): Promise<Sui
  * One error for all failed cases, with the exit code of the most serious one: an internal failure
  * (4) outranks the environment (3), which outranks a usage error (2).
  */
-function combine(errors: { name: string; error: Error }[]): Error {
+export function combine(errors: { name: string; error: Error }[]): Error {
   const text = errors.map((e) => `${e.name}: ${e.error.message}`).join('; ');
   const msg = `${errors.length} suite case(s) failed: ${text}`;
   if (errors.every((e) => e.error instanceof UserError)) return new UserError(msg);

@@ -3,7 +3,7 @@
 export const EXIT = {
   /** the command did what was asked (a result with FAILED methods is still a result, see compare) */
   ok: 0,
-  /** compare found a significant regression, or a method failed verification in the new file */
+  /** compare found a significant regression, or a method failed verification in the new file; merge found missing or duplicate cases */
   regression: 1,
   /** bad command line, option value, suite or input file */
   usage: 2,
