@@ -16,6 +16,18 @@
 
 namespace spb {
 
+// One SpGEMM operand from an .spb file given as --WHICH (the GPU drivers' int32 path): exactly one matrix, dimensions
+// and nnz within 2^31-1; a bad file is a usage error naming the option.
+inline Csr load_spgemm_operand(const std::string& path, const char* which) {
+  SpbFile f;
+  try { f = read_spb(path); } catch (const std::runtime_error& e) { throw std::invalid_argument(std::string("--") + which + ": " + e.what()); }
+  if (f.mats.size() != 1) throw std::invalid_argument(std::string("--") + which + " " + path + ": expected one matrix, found " + std::to_string(f.mats.size()));
+  Csr c = std::move(f.mats[0]);
+  if (c.rows > INT32_MAX || c.cols > INT32_MAX || c.nnz() > INT32_MAX)
+    throw std::invalid_argument(std::string("--") + which + " " + path + ": dimensions or nnz exceed the int32 path's 2^31-1");
+  return c;
+}
+
 struct ReferenceSpec {
   enum class Kind { None, Full, Rows } kind = Kind::Full;
   int64_t rows = 0;         // Rows: how many rows are checked

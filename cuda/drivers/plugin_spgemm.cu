@@ -42,15 +42,6 @@ struct Options {
 
 std::string base_name(const std::string& p) { size_t s = p.find_last_of('/'); return s == std::string::npos ? p : p.substr(s + 1); }
 
-Csr load_one(const std::string& path, const char* which) {
-  SpbFile f;
-  try { f = read_spb(path); } catch (const std::runtime_error& e) { throw std::invalid_argument(std::string("--") + which + ": " + e.what()); }
-  if (f.mats.size() != 1) throw std::invalid_argument(std::string("--") + which + " " + path + ": expected one matrix, found " + std::to_string(f.mats.size()));
-  Csr c = std::move(f.mats[0]);
-  if (c.rows > INT_MAX || c.cols > INT_MAX || c.nnz() > INT_MAX)
-    throw std::invalid_argument(std::string("--") + which + " " + path + ": dimensions or nnz exceed the int32 path's 2^31-1");
-  return c;
-}
 
 template <typename T> struct DevCsrBuf {
   int *rp = nullptr, *ci = nullptr; T* v = nullptr;
@@ -73,8 +64,8 @@ template <typename T>
 int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) {
   const spbench::SpgemmPlugin plug = spbench_spgemm_plugin();
   if (!plug.compute) throw std::invalid_argument("the plugin defines no compute function (SPBENCH_SPGEMM_PLUGIN's third argument)");
-  Csr A = load_one(opt.a_path, "a");
-  Csr B = opt.b_path.empty() ? A : load_one(opt.b_path, "b");
+  Csr A = load_spgemm_operand(opt.a_path, "a");
+  Csr B = opt.b_path.empty() ? A : load_spgemm_operand(opt.b_path, "b");
   if (A.cols != B.rows) throw std::invalid_argument("A is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + " but B is " + std::to_string(B.rows) + "x" + std::to_string(B.cols));
   for (Csr* m : {&A, &B}) for (double& v : m->values) v = double(T(v));  // the reference sees what the GPU sees
 

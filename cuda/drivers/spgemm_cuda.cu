@@ -42,15 +42,6 @@ const std::vector<std::string> kAllMethods = {"hash", "hash-opt", "cusparse-alg1
 
 std::string base_name(const std::string& p) { size_t s = p.find_last_of('/'); return s == std::string::npos ? p : p.substr(s + 1); }
 
-Csr load_one(const std::string& path, const char* which) {
-  SpbFile f;
-  try { f = read_spb(path); } catch (const std::runtime_error& e) { throw std::invalid_argument(std::string("--") + which + ": " + e.what()); }
-  if (f.mats.size() != 1) throw std::invalid_argument(std::string("--") + which + " " + path + ": expected one matrix, found " + std::to_string(f.mats.size()));
-  Csr c = std::move(f.mats[0]);
-  if (c.rows > INT_MAX || c.cols > INT_MAX || c.nnz() > INT_MAX)
-    throw std::invalid_argument(std::string("--") + which + " " + path + ": dimensions or nnz exceed the int32 path's 2^31-1");
-  return c;
-}
 
 // Values rounded to the precision under test, so the reference sees the data the GPU sees.
 template <typename T> void round_values(Csr& c) { for (double& v : c.values) v = double(T(v)); }
@@ -88,8 +79,8 @@ SpgemmCheck verify(const DevCsr<T>& C, const SpgemmReference& ref) {
 
 template <typename T>
 int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) {
-  Csr A = load_one(opt.a_path, "a");
-  Csr B = opt.b_path.empty() ? A : load_one(opt.b_path, "b");
+  Csr A = load_spgemm_operand(opt.a_path, "a");
+  Csr B = opt.b_path.empty() ? A : load_spgemm_operand(opt.b_path, "b");
   if (opt.b_path.empty() && A.rows != A.cols)
     throw std::invalid_argument("--a " + opt.a_path + " is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + ", not square: give --b");
   if (A.cols != B.rows) throw std::invalid_argument("A is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + " but B is " + std::to_string(B.rows) + "x" + std::to_string(B.cols));
