@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 #include "../../cuda/common/binfmt.hpp"
+#include "../../cuda/common/csr_build.hpp"
 
 namespace {
 using spb::Csr;
@@ -16,18 +17,7 @@ using Rng = std::mt19937_64;
 double val(Rng& r) { return std::uniform_real_distribution<double>(-1.0, 1.0)(r); }
 
 Csr from_rows(int64_t rows, int64_t cols, std::vector<std::vector<int64_t>>& adj, Rng& r) {
-  Csr c; c.rows = rows; c.cols = cols; c.row_ptr.assign(rows + 1, 0);
-  size_t tot = 0; for (auto& a : adj) tot += a.size();
-  c.col_idx.reserve(tot); c.values.reserve(tot);
-  for (int64_t i = 0; i < rows; ++i) {
-    auto& a = adj[i];
-    std::sort(a.begin(), a.end());
-    a.erase(std::unique(a.begin(), a.end()), a.end());
-    for (int64_t j : a) { c.col_idx.push_back(j); c.values.push_back(val(r)); }
-    c.row_ptr[i + 1] = int64_t(c.col_idx.size());
-    std::vector<int64_t>().swap(a);
-  }
-  return c;
+  return spb::csr_from_rows(rows, cols, adj, [&] { return val(r); });
 }
 int64_t uni(Rng& r, int64_t n) { return std::uniform_int_distribution<int64_t>(0, n - 1)(r); }
 

@@ -10,6 +10,7 @@
 #include <unordered_set>
 #include <vector>
 #include "cuda/common/binfmt.hpp"
+#include "cuda/common/csr_build.hpp"
 #include "cuda/common/reference.hpp"
 
 namespace {
@@ -21,15 +22,7 @@ double val(Rng& r) { return std::uniform_real_distribution<double>(-1.0, 1.0)(r)
 
 // Rows given as (sorted, distinct) column lists.
 Csr from_rows(int64_t rows, int64_t cols, std::vector<std::vector<int64_t>>& adj, Rng& r) {
-  Csr c; c.rows = rows; c.cols = cols; c.row_ptr.assign(rows + 1, 0);
-  for (int64_t i = 0; i < rows; ++i) {
-    auto& a = adj[i];
-    std::sort(a.begin(), a.end());
-    a.erase(std::unique(a.begin(), a.end()), a.end());
-    for (int64_t j : a) { c.col_idx.push_back(j); c.values.push_back(val(r)); }
-    c.row_ptr[i + 1] = int64_t(c.col_idx.size());
-  }
-  return c;
+  return spb::csr_from_rows(rows, cols, adj, [&] { return val(r); });
 }
 
 Csr stencil(int dims, int64_t n, bool full, Rng& r) {  // full: 9/27-point, else 5/7-point

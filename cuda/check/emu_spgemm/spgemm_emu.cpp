@@ -10,6 +10,7 @@
 #include <vector>
 #include "cuda/spgemm/hash_spgemm.cuh"
 #include "cuda/common/spgemm_check.hpp"
+#include "cuda/common/csr_build.hpp"
 
 using namespace spb;
 using namespace spb::spgemm;
@@ -19,14 +20,7 @@ using Rng = std::mt19937_64;
 double val(Rng& r) { return std::uniform_real_distribution<double>(-1, 1)(r); }
 
 Csr from_rows(int64_t rows, int64_t cols, std::vector<std::vector<int64_t>> adj, Rng& r) {
-  Csr c; c.rows = rows; c.cols = cols; c.row_ptr.assign(size_t(rows) + 1, 0);
-  for (int64_t i = 0; i < rows; ++i) {
-    auto& a = adj[size_t(i)];
-    std::sort(a.begin(), a.end()); a.erase(std::unique(a.begin(), a.end()), a.end());
-    for (int64_t j : a) { c.col_idx.push_back(j); c.values.push_back(val(r)); }
-    c.row_ptr[size_t(i) + 1] = int64_t(c.col_idx.size());
-  }
-  return c;
+  return csr_from_rows(rows, cols, adj, [&] { return val(r); });
 }
 int64_t uni(Rng& r, int64_t n) { return int64_t(r() % uint64_t(n)); }
 
