@@ -111,3 +111,8 @@ export function kernelTimeoutMs(env: Env = process.env): number {
   const s = Number(env.SPBENCH_KERNEL_TIMEOUT);
   return Number.isFinite(s) && s > 0 ? s * 1000 : 600_000;
 }
+
+/** $SPBENCH_PYTHON: the Python that runs the framework peers and .py plugins (default python3 on PATH). */
+export function pythonCommand(env: Env = process.env): string {
+  return env.SPBENCH_PYTHON || 'python3';
+}

@@ -78,11 +78,10 @@ test('manifest: problems are usage errors naming the file (and line) and the fie
   assert.match(err(pluginSource(manifestText()) + pluginSource(manifestText())), /2 manifests found \(lines 3, 6\)/);
 });
 
-test('manifest: a Python plugin is pending and says so; other extensions are refused', () => {
-  assert.throws(() => readManifest(join(ROOT, 'examples/plugins/python_stub.py')), (e) => e instanceof UserError && /Python plugins are not runnable yet/.test(e.message));
+test('manifest: other extensions than .cu and .py are refused', () => {
   const dir = tempDir('plugin-ext');
   writeFileSync(join(dir, 'k.cpp'), pluginSource(manifestText()));
-  assert.throws(() => readManifest(join(dir, 'k.cpp')), /expected a CUDA plugin \(\.cu file\), got '\.cpp'/);
+  assert.throws(() => readManifest(join(dir, 'k.cpp')), /expected a CUDA plugin \(\.cu file\) or a Python plugin \(\.py file\), got '\.cpp'/);
 });
 
 test('preparePlugins: an spgemm plugin in an spmm run, or two plugins with one name, are usage errors', async () => {

@@ -15,6 +15,7 @@ import type { CaseResult, ResultFile } from '../results/schema.js';
 import { checkSpmmFits, countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
 import { toMethodResult } from './figures.js';
 import { prepareUserKernels, spmmUserResults } from '../plugins/bench.js';
+import { pythonResults, splitMethods } from '../plugins/python.js';
 
 /** Timing on a GPU needs enough samples for a median and a significance test in compare. */
 export const GPU_MIN_SAMPLES = 20;
@@ -59,7 +60,9 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
   checkGpuSamples(chosen.backend, req.samples);
   const deviceMem = chosen.backend === 'cuda' ? ((await d.deviceMemory?.()) ?? null) : null;
   for (const run of runs) checkSpmmFits(run, { total: totalmem(), free: freemem() }, deviceMem);
-  const exe = await d.ensureExecutable(chosen.backend === 'cpu' ? 'cpu' : 'spmm-cuda', { log: (s) => sink.log(s) });
+  // framework peers (torch) run through the Python runner; the native driver gets the rest (none: it is not built or run)
+  const split = splitMethods(req.methods, chosen.backend);
+  const exe = split.native ? await d.ensureExecutable(chosen.backend === 'cpu' ? 'cpu' : 'spmm-cuda', { log: (s) => sink.log(s) }) : '';
   const plugins = await prepareUserKernels(req.kernels, 'spmm', chosen.backend, d, (s) => sink.log(s));
   const progress = new ProgressTracker(countCases(runs), sink);
   let env: ResultFile['env'] = null;
@@ -90,15 +93,16 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
       }
       const args = [
         'spmm', '--input', spb, '--nb', run.nb.join(','), '--precision', run.precision,
-        '--methods', req.methods === 'all' ? 'all' : req.methods.join(','), '--mode', run.mode,
+        '--methods', split.native === 'all' ? 'all' : (split.native ?? []).join(','), '--mode', run.mode,
         '--warmup', String(req.warmup), '--samples', String(req.samples), '--layout', run.layout, '--seed', String(req.seed),
         ...(req.device !== undefined ? ['--device', String(req.device)] : []),
         ...(req.explain ? ['--explain'] : []),
       ];
-      const out = await invokeRepeated(d, exe, args, 'spmm', sink, progress, label, req.repeat);
+      const out = split.native ? await invokeRepeated(d, exe, args, 'spmm', sink, progress, label, req.repeat) : { env: null, results: [] };
       env ??= out.env;
       const ctx = { backend: chosen.backend, backendReason: chosen.reason, args, precision: run.precision, layout: run.layout, mode: run.mode, mats, repeat: req.repeat ?? 1 };
-      const user = await spmmUserResults(plugins, ctx, out.results, d);
+      const peers = await pythonResults(split.peers, ctx, d.runNative);
+      const user = [...peers, ...(await spmmUserResults(plugins, ctx, out.results, d))];
       const extra: CaseResult['params'] = run.source.kind === 'files' ? { batch: mats.length } : {};
       for (const c of groupSpmmResults(run, [...out.results, ...user], describeMatrices(mats), extra)) {
         cases.push(c);

@@ -8,7 +8,8 @@ import type { BenchDeps } from '../bench/deps.js';
 import { EnvironmentError } from '../util/errors.js';
 import { spgemmNotApplicable, spmmNotApplicable } from './applicability.js';
 import { buildPlugin } from './build.js';
-import { spmmMethods, type PluginManifest } from './manifest.js';
+import { isPythonPlugin, spmmMethods, type PluginManifest } from './manifest.js';
+import { caseTemplates, pythonResults } from './python.js';
 import { preparePlugins, runPluginRepeated, userLine, type Expected, type PreparedPlugin } from './run.js';
 
 export type { PreparedPlugin };
@@ -50,11 +51,17 @@ export interface SpmmRunContext {
 }
 
 export async function spmmUserResults(plugins: PreparedPlugin[], c: SpmmRunContext, builtins: ResultLine[], d: BenchDeps): Promise<RepeatedLine[]> {
-  const templates = [...templatesByNb(builtins).values()];
+  // no built-in line where --methods named only framework peers: lines shaped as the Python runner's
+  const templates = builtins.length ? [...templatesByNb(builtins).values()] : caseTemplates(c);
   const out: RepeatedLine[] = [];
   for (const p of plugins) {
     if (p.manifest.op !== 'spmm') continue;
     const methods = spmmMethods(p.manifest);
+    if (isPythonPlugin(p.file)) {
+      const na = c.backend === 'cuda' ? spmmNotApplicable(p.manifest, { backend: c.backend, precision: c.precision, layout: c.layout, mode: c.mode, mixed: isMixed(c.mats) }) : null;
+      out.push(...(await pythonResults([p.manifest.name], c, d.runNative, { file: p.file, na })));
+      continue;
+    }
     const expected: Expected[] = templates.flatMap((template) => methods.map((m) => ({ method: m.method, template })));
     const na = spmmNotApplicable(p.manifest, { backend: c.backend, precision: c.precision, layout: c.layout, mode: c.mode, mixed: isMixed(c.mats) }, c.backend === 'cpu' ? c.backendReason : undefined);
     if (na || !p.exe) {

@@ -53,6 +53,11 @@ export function parseManifest(source: string, file: string): PluginManifest {
   } catch (e) {
     throw new UserError(`--kernel ${at}: the manifest is not valid JSON: ${(e as Error).message}`);
   }
+  return checkManifest(json, at);
+}
+
+/** The manifest's fields (zod), or a usage error naming `at` (file:line) and the first bad field. */
+function checkManifest(json: unknown, at: string): PluginManifest {
   const r = PluginManifest.safeParse(json);
   if (!r.success) {
     const issue = r.error.issues[0];
@@ -63,21 +68,62 @@ export function parseManifest(source: string, file: string): PluginManifest {
   return r.data;
 }
 
-/** Reads a plugin file's manifest. Python plugins are pending (no Python runner yet): a usage error saying so. */
+/**
+ * The manifest of a Python plugin: the dict literal `MANIFEST = {...}` at the top level of the file,
+ * read as JSON (Python's True/False accepted, a trailing comma too), so spbench knows the plugin
+ * without importing it (and without torch). Python plugins are SpMM, CSR only (docs/plugins.md).
+ */
+export function parsePythonManifest(source: string, file: string): PluginManifest {
+  const at = /^MANIFEST\s*=\s*\{/m.exec(source);
+  if (!at) throw new UserError(`--kernel ${file}: no manifest found: define MANIFEST = {...} at the top level (see docs/plugins.md, "Python plugins")`);
+  const open = source.indexOf('{', at.index);
+  let depth = 0;
+  let end = -1;
+  let inStr = false;
+  for (let i = open; i < source.length && end < 0; i++) {
+    const ch = source[i];
+    if (inStr) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inStr = false;
+    } else if (ch === '"') inStr = true;
+    else if (ch === '#') i = source.indexOf('\n', i) < 0 ? source.length : source.indexOf('\n', i); // a comment
+    else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) end = i;
+  }
+  const where = `${file}:${lineOf(source, at.index)}`;
+  if (end < 0) throw new UserError(`--kernel ${where}: the MANIFEST dict is not closed`);
+  // True/False outside strings, trailing commas: the small step from a Python literal to JSON
+  const json = source
+    .slice(open, end + 1)
+    .replace(/("(?:[^"\\]|\\.)*")|\bTrue\b|\bFalse\b|#[^\n]*/g, (m, str: string | undefined) => str ?? (m === 'True' ? 'true' : m === 'False' ? 'false' : ''))
+    .replace(/,(\s*[}\]])/g, '$1');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch (e) {
+    throw new UserError(`--kernel ${where}: the MANIFEST is not JSON-like (double-quoted strings, lists, True/False): ${(e as Error).message}`);
+  }
+  const m = checkManifest(parsed, where);
+  if (m.op !== 'spmm') throw new UserError(`--kernel ${where}: Python plugins are SpMM only ("op": "spmm"); write an SpGEMM plugin as a .cu file`);
+  if (m.formats.some((f) => f !== 'csr')) throw new UserError(`--kernel ${where}: field "formats": Python plugins get the batch as CSR only: declare ["csr"]`);
+  return m;
+}
+
+/** Reads a plugin file's manifest: a .cu plugin's R"spbench(...)spbench" block or a .py plugin's MANIFEST dict. */
 export function readManifest(file: string): PluginManifest {
   const ext = extname(file).toLowerCase();
-  if (ext === '.py') {
-    throw new UserError(`--kernel ${file}: Python plugins are not runnable yet (the Python runner arrives with the SpMM framework peers); write the kernel as a .cu plugin (docs/plugins.md)`);
-  }
-  if (ext !== '.cu') throw new UserError(`--kernel ${file}: expected a CUDA plugin (.cu file), got '${ext || 'no extension'}'`);
+  if (ext !== '.cu' && ext !== '.py') throw new UserError(`--kernel ${file}: expected a CUDA plugin (.cu file) or a Python plugin (.py file), got '${ext || 'no extension'}'`);
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
     throw new UserError(`--kernel ${file}: cannot read it: ${(e as Error).message}`);
   }
-  return parseManifest(text, file);
+  return ext === '.py' ? parsePythonManifest(text, file) : parseManifest(text, file);
 }
+
+/** A Python plugin (run by cuda/python/pyrun.py) rather than a CUDA one (built with its runner). */
+export const isPythonPlugin = (file: string): boolean => extname(file).toLowerCase() === '.py';
 
 /** The methods an SpMM plugin adds: one per format, NAME alone when it has one format. */
 export function spmmMethods(m: SpmmManifest): Array<{ method: string; format: 'csr' | 'coo' }> {

@@ -8,12 +8,12 @@ import type { NativeLine, ResultLine } from '../native/protocol.js';
 import { runNative } from '../native/runner.js';
 import { mergeRuns, type RepeatedLine } from '../bench/repeat.js';
 import { UserError } from '../util/errors.js';
-import { readManifest, pluginMethods, type PluginManifest } from './manifest.js';
+import { isPythonPlugin, readManifest, pluginMethods, type PluginManifest } from './manifest.js';
 
 export interface PreparedPlugin {
   file: string;
   manifest: PluginManifest;
-  exe: string | null; // null where it cannot run (CPU backend)
+  exe: string | null; // null where it cannot run (CPU backend) or needs no build (a .py plugin: cuda/python/pyrun.py runs it)
 }
 
 export type RunNativeFn = (exe: string, args: string[], opts: { onLine?: (l: NativeLine) => void; timeoutMs?: number }) => Promise<NativeLine[]>;
@@ -37,17 +37,20 @@ export async function preparePlugins(files: string[] | undefined, op: 'spmm' | '
     return { file, manifest };
   });
   const out: PreparedPlugin[] = [];
-  for (const p of manifests) out.push({ ...p, exe: backend === 'cuda' ? await build(p.file, p.manifest, log) : null });
+  for (const p of manifests) out.push({ ...p, exe: backend === 'cuda' && !isPythonPlugin(p.file) ? await build(p.file, p.manifest, log) : null });
   return out;
 }
 
-/** A result line for a method that did not report itself, shaped like the case's other lines (`template`). */
-export function userLine(template: ResultLine, method: string, file: string, status: 'error' | 'not_applicable', reason: string): ResultLine {
+/**
+ * A result line for a method that did not report itself, shaped like the case's other lines (`template`);
+ * family user (a plugin: info names its file) or peer (a framework peer of the Python runner).
+ */
+export function userLine(template: ResultLine, method: string, file: string, status: 'error' | 'not_applicable', reason: string, family: 'user' | 'peer' = 'user'): ResultLine {
   return {
     type: 'result',
     op: template.op,
     method,
-    family: 'user',
+    family,
     params: template.params,
     status,
     reason,
@@ -57,13 +60,14 @@ export function userLine(template: ResultLine, method: string, file: string, sta
     bytes_moved: template.bytes_moved,
     peak_mem_bytes: 0,
     verify: { checked: false, passed: false, max_rel_err: null, tol: template.verify.tol, reference: template.verify.reference },
-    info: { plugin: file },
+    info: family === 'user' ? { plugin: file } : { runner: file },
   };
 }
 
 export interface Expected {
   method: string;
   template: ResultLine; // a built-in line of the same case (same nb)
+  family?: 'user' | 'peer'; // default user
 }
 
 const key = (method: string, nb: unknown) => `${method}\u0000${String(nb ?? '')}`;
@@ -87,12 +91,13 @@ export async function runPluginProcess(exe: string, args: string[], file: string
   const timeoutMs = opts.timeoutMs ?? kernelTimeoutMs();
   const got: ResultLine[] = [];
   const wanted = new Set(expected.map((e) => key(e.method, e.template.params.nb)));
+  const families = new Set(expected.map((e) => e.family ?? 'user'));
   let failure: string | null = null;
   try {
     await run(exe, args, {
       timeoutMs,
       onLine: (l) => {
-        if (l.type === 'result' && l.family === 'user' && wanted.has(key(l.method, l.params.nb))) got.push(l);
+        if (l.type === 'result' && families.has(l.family as 'user' | 'peer') && wanted.has(key(l.method, l.params.nb))) got.push(l);
       },
     });
   } catch (e) {
@@ -108,7 +113,7 @@ export async function runPluginProcess(exe: string, args: string[], file: string
   const have = new Set(lines.map((l) => key(l.method, l.params.nb)));
   for (const e of expected) {
     if (have.has(key(e.method, e.template.params.nb))) continue;
-    lines.push(userLine(e.template, e.method, file, 'error', failure ?? 'the plugin\'s process finished without reporting this case'));
+    lines.push(userLine(e.template, e.method, file, 'error', failure ?? 'the plugin\'s process finished without reporting this case', e.family));
   }
   return lines;
 }
