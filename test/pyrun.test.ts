@@ -14,6 +14,7 @@ import { parseNativeLine, type NativeLine } from '../src/native/protocol.js';
 import { runNative } from '../src/native/runner.js';
 import { parsePythonManifest, readManifest } from '../src/plugins/manifest.js';
 import { FRAMEWORK_PEERS, pythonUnavailable, runnerArgs, runnerPath, splitMethods } from '../src/plugins/python.js';
+import { buildPluginFiles } from '../src/plugins/cli.js';
 import { preparePlugins } from '../src/plugins/run.js';
 import type { ResultFile } from '../src/results/schema.js';
 import { UserError } from '../src/util/errors.js';
@@ -57,9 +58,11 @@ test('manifest: a .py plugin\'s MANIFEST dict (True/False, comments, trailing co
   err('MANIFEST = {"name": "x"');
 });
 
-test('--kernel FILE.py: no build; on the CPU backend it is listed not applicable with the reason', async () => {
+test('--kernel FILE.py: nothing is compiled, in a run or by spbench build', async () => {
   const built = await preparePlugins([EXAMPLE], 'spmm', 'cuda', async () => assert.fail('a Python plugin is not compiled'), () => {});
   assert.deepEqual(built.map((p) => [p.manifest.name, p.exe]), [['torch-gather', null]]);
+  const b = await buildPluginFiles([EXAMPLE], { cacheDir: tempDir('pyrun-build'), arch: '90' });
+  assert.deepEqual(b, [{ method: 'torch-gather', path: `${runnerPath()} runs it (a Python plugin: nothing to compile)` }]);
 });
 
 // ---- runSpmm on a (pretend) CUDA backend: the native driver is a double, the Python runner is real ----
@@ -138,7 +141,9 @@ test('runSpmm: no Python, or a runner that hangs: not applicable, or an error af
     process.env.SPBENCH_KERNEL_TIMEOUT = '1';
     const b = rows(await runSpmm(spmmReq({ methods: ['torch-blockdiag'], kernels: [EXAMPLE], nb: [4] }), { progress: () => {}, caseDone: () => {}, log: () => {} }, await cudaDeps([])));
     assert.deepEqual(b.map((r) => [r[1], r[2], r[3]]), [['torch-blockdiag', 'peer', 'error'], ['torch-gather', 'user', 'error']]);
-    for (const r of b) assert.match(r[4], /did not finish within 1\.0 s and was stopped.*SPBENCH_KERNEL_TIMEOUT/);
+    for (const r of b) assert.match(r[4], /process ended before reporting this case: .*did not finish within 1\.0 s and was stopped.*SPBENCH_KERNEL_TIMEOUT/);
+    assert.match(b[0][4], /^the Python runner's process ended/);
+    assert.match(b[1][4], /^the plugin's process ended/);
   } finally {
     for (const [k, v] of [['SPBENCH_PYTHON', keep.py], ['SPBENCH_KERNEL_TIMEOUT', keep.t]] as const) {
       if (v === undefined) delete process.env[k];

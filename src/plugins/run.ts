@@ -103,7 +103,7 @@ export async function runPluginProcess(exe: string, args: string[], file: string
   } catch (e) {
     const msg = (e as Error).message;
     const lastStderr = msg.split('\n').slice(1).map((s) => s.trim()).filter((s) => s && !s.startsWith('---')).pop();
-    failure = `the plugin's process ended before reporting this case: ${headline(msg)}${lastStderr ? ` (last stderr line: ${lastStderr})` : ''}`;
+    failure = `${families.has('peer') ? 'the Python runner\'s' : 'the plugin\'s'} process ended before reporting this case: ${headline(msg)}${lastStderr ? ` (last stderr line: ${lastStderr})` : ''}`;
     if (!/did not finish within/.test(msg)) failure += `; ${sanitizerHint(exe, args)}`;
     else failure += ' (SPBENCH_KERNEL_TIMEOUT sets the limit in seconds)';
   }
@@ -113,7 +113,7 @@ export async function runPluginProcess(exe: string, args: string[], file: string
   const have = new Set(lines.map((l) => key(l.method, l.params.nb)));
   for (const e of expected) {
     if (have.has(key(e.method, e.template.params.nb))) continue;
-    lines.push(userLine(e.template, e.method, file, 'error', failure ?? 'the plugin\'s process finished without reporting this case', e.family));
+    lines.push(userLine(e.template, e.method, file, 'error', failure ?? `${families.has('peer') ? 'the Python runner\'s' : 'the plugin\'s'} process finished without reporting this case`, e.family));
   }
   return lines;
 }
