@@ -2,7 +2,7 @@
 // A and B as the spgemm driver, verified against the shared CPU reference (cuda/common/spgemm_check.hpp:
 // identical pattern, sorted columns, values within tolerance) with every allocation poisoned on the
 // verified run, timed as the whole SpGEMM (setup + compute, C's allocation included). Every buffer goes
-// through the TrackingAllocator (cuda/spgemm/alloc.cuh), so peak memory is counted as for hash SpGEMM.
+// through the TrackingAllocator (cuda/common/tracking_alloc.cuh), so peak memory is counted as for hash SpGEMM.
 // Built per plugin (src/plugins/build.ts): nvcc -I cuda/include cuda/drivers/plugin_spgemm.cu PLUGIN.cu.
 //   spgemm --a A.spb [--b B.spb] --precision f32|f64 --warmup N --samples N --name NAME [--breakdown]
 //          [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]
@@ -26,7 +26,7 @@
 #include "../common/reference.hpp"
 #include "../common/spgemm_check.hpp"
 #include "../common/plugin_runner.cuh"
-#include "../spgemm/alloc.cuh"
+#include "../common/tracking_alloc.cuh"
 
 namespace {
 using namespace spb;
@@ -71,7 +71,7 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
 
   cudaStream_t s;
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  spgemm::TrackingAllocator al(s);
+  TrackingAllocator al(s);
   Counting counting{&al, ""};
   int rt = 0, drv = 0, dev = 0;
   CUDA_CHECK(cudaRuntimeGetVersion(&rt)); CUDA_CHECK(cudaDriverGetVersion(&drv)); CUDA_CHECK(cudaGetDevice(&dev));
@@ -242,7 +242,7 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaSetDevice(dev));
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    spgemm::keep_pool_memory(dev);
+    keep_pool_memory(dev);
     int rc = opt.precision == "f32" ? run<float>(opt, prop, argv[0]) : run<double>(opt, prop, argv[0]);
     emit_done();
     return rc;

@@ -23,7 +23,7 @@
 #include "../common/spmm_batch.hpp"
 #include "../common/timing.cuh"
 #include "../common/plugin_runner.cuh"
-#include "../spgemm/alloc.cuh"
+#include "../common/tracking_alloc.cuh"
 
 namespace {
 using namespace spb;
@@ -84,7 +84,7 @@ template <typename T>
 void run_one(const spbench::SpmmPlugin& plug, const std::string& name, spbench::Format fmt, const SpmmBatchData<T>& h, const SpmmReference& R,
              const CaseInfo& ci, const Options& o, const cudaDeviceProp& prop, cudaStream_t s) {
   const bool coo = fmt == spbench::Format::Coo;
-  spgemm::TrackingAllocator al(s);
+  TrackingAllocator al(s);
   Counting counting{&al, ""};
   SpmmCheck none;
   double peak = 0;
@@ -292,7 +292,7 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaSetDevice(dev));
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    spgemm::keep_pool_memory(dev);
+    keep_pool_memory(dev);
     CUDA_CHECK(cudaRuntimeGetVersion(&rt)); CUDA_CHECK(cudaDriverGetVersion(&drv));
     Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", argv[0]).raw("devices", "[" + gpu_json(dev) + "]")
         .raw("cuda", Json().str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv)).done()).emit();

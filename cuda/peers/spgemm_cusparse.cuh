@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 #include "../common/check.cuh"
-#include "../spgemm/alloc.cuh"
+#include "../common/tracking_alloc.cuh"
 #include "../spgemm/hash_kernels.cuh"
 
 // Names the status (e.g. CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) and its text, then throws spb::CudaError.
