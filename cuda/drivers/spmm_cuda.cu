@@ -175,10 +175,10 @@ void emit_env(const char* exe) {
 #ifndef SPB_NO_PEERS
   {
     cusparseHandle_t hs; int v = 0;
-    CUSPARSE_CHECK(cusparseCreate(&hs)); CUSPARSE_CHECK(cusparseGetVersion(hs, &v)); cusparseDestroy(hs);
+    LIB_CHECK(cusparseCreate(&hs)); LIB_CHECK(cusparseGetVersion(hs, &v)); cusparseDestroy(hs);
     c.str("cusparse", cusparse_version_text(v));
     cublasHandle_t hb;
-    CUBLAS_CHECK(cublasCreate(&hb)); CUBLAS_CHECK(cublasGetVersion(hb, &v)); cublasDestroy(hb);
+    LIB_CHECK(cublasCreate(&hb)); LIB_CHECK(cublasGetVersion(hb, &v)); cublasDestroy(hb);
     c.str("cublas", cublas_version_text(v));
   }
 #endif
