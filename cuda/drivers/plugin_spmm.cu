@@ -193,12 +193,10 @@ void run_one(const spbench::SpmmPlugin& plug, const std::string& name, spbench::
       }
     }
   } catch (const PluginStatus& e) {
-    cudaStreamCaptureStatus st;
-    if (cudaStreamIsCapturing(s, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone) { cudaGraph_t g = nullptr; cudaStreamEndCapture(s, &g); if (g) cudaGraphDestroy(g); }
+    abandon_capture(s);
     emit_result(ci, name, e.status == spbench::Status::NotApplicable ? "not_applicable" : "error", e.message, {}, peak, false, none, reps);
   } catch (const CudaError& e) {
-    cudaStreamCaptureStatus st;
-    if (cudaStreamIsCapturing(s, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone) { cudaGraph_t g = nullptr; cudaStreamEndCapture(s, &g); if (g) cudaGraphDestroy(g); }
+    abandon_capture(s);
     const cudaError_t last = cudaStreamSynchronize(s);
     const cudaError_t err = last != cudaSuccess ? last : cudaGetLastError();
     emit_result(ci, name, "error", e.what(), {}, peak, false, none, reps);
@@ -288,14 +286,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    int dev = 0, rt = 0, drv = 0;
+    int dev = 0;
     CUDA_CHECK(cudaSetDevice(dev));
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
     keep_pool_memory(dev);
-    CUDA_CHECK(cudaRuntimeGetVersion(&rt)); CUDA_CHECK(cudaDriverGetVersion(&drv));
-    Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", argv[0]).raw("devices", "[" + gpu_json(dev) + "]")
-        .raw("cuda", Json().str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv)).done()).emit();
+    emit_env(argv[0], "[" + gpu_json(dev) + "]", cuda_versions());
     if (o.precision == "f32") run_all<float>(mats, o, prop);
     else run_all<double>(mats, o, prop);
     emit_done();

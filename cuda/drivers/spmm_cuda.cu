@@ -165,13 +165,10 @@ Check verify(Method<T>& m, const HostBatch<T>& h, const Reference& R, double tol
   return out;
 }
 
-void emit_env(const char* exe) {
-  int rt = 0, drv = 0, dev = 0;
-  CUDA_CHECK(cudaRuntimeGetVersion(&rt));
-  CUDA_CHECK(cudaDriverGetVersion(&drv));
+void emit_driver_env(const char* exe) {
+  int dev = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
-  Json c;
-  c.str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv));
+  Json c = cuda_versions();
 #ifndef SPB_NO_PEERS
   {
     cusparseHandle_t hs; int v = 0;
@@ -182,8 +179,7 @@ void emit_env(const char* exe) {
     c.str("cublas", cublas_version_text(v));
   }
 #endif
-  Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", exe).raw("devices", "[" + gpu_json(dev) + "]")
-      .raw("cuda", c.done()).emit();
+  emit_env(exe, "[" + gpu_json(dev) + "]", c);
 }
 
 
@@ -332,12 +328,7 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const Reference& R, const D
       emit_result(ci, m.name(), m.family(), "ok", "", samples, double(m.peak_bytes()), true, last, info_json(m, reps, calls_per_graph), mode);
     }
   } catch (const CudaError& e) {
-    cudaStreamCaptureStatus st;
-    if (cudaStreamIsCapturing(s, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone) {
-      cudaGraph_t g = nullptr;
-      cudaStreamEndCapture(s, &g);
-      if (g) cudaGraphDestroy(g);
-    }
+    abandon_capture(s);
     cudaGetLastError();
     cudaStreamSynchronize(s);
     cudaGetLastError();
@@ -491,7 +482,7 @@ int main(int argc, char** argv) {
   }
   try {
     CUDA_CHECK(cudaSetDevice(o.device));
-    emit_env(argv[0]);
+    emit_driver_env(argv[0]);
     if (o.precision == "f32") run_all<float>(mats, o);
     else run_all<double>(mats, o);
     emit_done();
