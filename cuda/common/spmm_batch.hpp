@@ -2,10 +2,9 @@
 // COO in a seeded random order within each matrix, a seeded random B in the requested layout, and the
 // float64 reference with its check. Plain C++17 (no CUDA), so host code of any driver can use it.
 //
-// It reproduces make_batch / reference / verify of cuda/drivers/spmm_cuda.cu bit for bit (same
-// generators, same draw order): the plugin runner (cuda/drivers/plugin_spmm.cu) uses it so that a
-// user's kernel sees the same A, COO order and B as the built-in methods of the same seed. The spmm
-// driver can switch to it by filling its HostBatch from SpmmBatchData (pinned copies of these vectors).
+// The spmm driver (cuda/drivers/spmm_cuda.cu, which copies it into its pinned HostBatch) and the plugin
+// runner (cuda/drivers/plugin_spmm.cu) both build their batch, reference and check here, so a user's
+// kernel sees the same A, COO order and B as the built-in methods of the same seed.
 #pragma once
 #include <algorithm>
 #include <cstdint>
