@@ -29,12 +29,8 @@ namespace {
 using namespace spb;
 using namespace spb::plugin;
 
-struct Options {
-  std::string input, precision = "f32", mode = "kernel", layout = "row";
-  std::vector<long long> nbs;
+struct Options : SpmmRunOptions {
   std::vector<std::string> formats, names;
-  int warmup = 5, samples = 20;
-  uint64_t seed = 1;
 };
 
 
@@ -241,24 +237,11 @@ void run_all(const std::vector<Csr>& mats, const Options& o, const cudaDevicePro
 
 Options parse(const Args& a) {
   Options o;
-  o.input = a.need("input");
-  o.nbs = a.ints("nb", "64");
-  if (o.nbs.empty()) throw std::invalid_argument("--nb needs at least one value");
-  for (long long nb : o.nbs) if (nb < 1 || nb > (1 << 20)) throw std::invalid_argument("--nb values must be in 1..1048576, got " + std::to_string(nb));
-  o.precision = a.get("precision", "f32");
-  if (o.precision != "f32" && o.precision != "f64") throw std::invalid_argument("--precision must be f32 or f64, got '" + o.precision + "'");
-  o.mode = a.get("mode", "kernel");
-  if (o.mode != "kernel" && o.mode != "e2e" && o.mode != "graph") throw std::invalid_argument("--mode must be kernel, e2e or graph, got '" + o.mode + "'");
-  o.layout = a.get("layout", "row");
-  if (o.layout != "row" && o.layout != "col") throw std::invalid_argument("--layout must be row or col, got '" + o.layout + "'");
+  parse_spmm_run(a, o);
   o.formats = a.list("formats", "csr");
   o.names = a.list("names");
   if (o.names.size() != o.formats.size()) throw std::invalid_argument("--names must give one method name per --formats entry");
   for (const std::string& f : o.formats) if (f != "csr" && f != "coo") throw std::invalid_argument("--formats entries must be csr or coo, got '" + f + "'");
-  o.warmup = int(a.integer("warmup", 5));
-  o.samples = int(a.integer("samples", 20));
-  if (o.warmup < 0 || o.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
-  o.seed = uint64_t(a.integer("seed", 1));
   return o;
 }
 

@@ -31,12 +31,8 @@
 namespace spb {
 namespace {
 
-struct Options {
-  std::string input, precision = "f32", mode = "kernel", layout = "row";
-  std::vector<long long> nbs;
+struct Options : SpmmRunOptions {
   std::vector<std::string> methods;  // empty = all
-  int warmup = 5, samples = 20;
-  uint64_t seed = 1;
   int device = 0;  // --device N: the CUDA device this process uses (spbench run --devices gives one per worker)
   bool explain = false;
 };
@@ -370,22 +366,9 @@ void run_all(const std::vector<Csr>& mats, const Options& o) {
 Options parse(const Args& a) {
   Options o;
   if (a.command() != "spmm") throw std::invalid_argument("expected the command 'spmm', got '" + a.command() + "'");
-  o.input = a.need("input");
-  o.nbs = a.ints("nb", "64");
-  if (o.nbs.empty()) throw std::invalid_argument("--nb needs at least one value");
-  for (long long nb : o.nbs) if (nb < 1 || nb > (1 << 20)) throw std::invalid_argument("--nb values must be in 1..1048576, got " + std::to_string(nb));
-  o.precision = a.get("precision", "f32");
-  if (o.precision != "f32" && o.precision != "f64") throw std::invalid_argument("--precision must be f32 or f64, got '" + o.precision + "'");
-  o.mode = a.get("mode", "kernel");
-  if (o.mode != "kernel" && o.mode != "e2e" && o.mode != "graph") throw std::invalid_argument("--mode must be kernel, e2e or graph, got '" + o.mode + "'");
-  o.layout = a.get("layout", "row");
-  if (o.layout != "row" && o.layout != "col") throw std::invalid_argument("--layout must be row or col, got '" + o.layout + "'");
+  parse_spmm_run(a, o);
   const std::vector<std::string> ms = a.list("methods", "all");
   if (!(ms.size() == 1 && ms[0] == "all")) o.methods = ms;
-  o.warmup = int(a.integer("warmup", 5));
-  o.samples = int(a.integer("samples", 20));
-  if (o.warmup < 0 || o.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
-  o.seed = uint64_t(a.integer("seed", 1));
   o.device = int(a.integer("device", 0));
   if (o.device < 0) throw std::invalid_argument("--device must be >= 0, got " + std::to_string(o.device));
   o.explain = a.has("explain");
