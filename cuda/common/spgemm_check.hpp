@@ -1,7 +1,9 @@
 // The SpGEMM oracle shared by the GPU driver and the CPU backend: which reference to compute (--reference
 // cpu | none | rows:N), a cache of full references keyed by the operands' content and precision
 // (--reference-cache DIR: a second run or --repeat reads it instead of recomputing), and the check of a result against
-// it (identical pattern with sorted columns, values within the normalized tolerance).
+// it (identical pattern with sorted columns, values within the normalized tolerance). Also what the two GPU
+// executables (cuda/drivers/spgemm_cuda.cu, plugin_spgemm.cu) read and report alike: the operands, their values
+// rounded to the precision under test, the result line's params and bytes moved.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include <thread>
 #include <vector>
 #include "binfmt.hpp"
+#include "json.hpp"
 #include "reference.hpp"
 
 namespace spb {
@@ -27,6 +30,23 @@ inline Csr load_spgemm_operand(const std::string& path, const char* which) {
   if (c.rows > INT32_MAX || c.cols > INT32_MAX || c.nnz() > INT32_MAX)
     throw std::invalid_argument(std::string("--") + which + " " + path + ": dimensions or nnz exceed the int32 path's 2^31-1");
   return c;
+}
+
+// Values rounded to the precision under test, so the reference sees the data the GPU sees.
+template <typename T> void round_values(Csr& c) { for (double& v : c.values) v = double(T(v)); }
+
+// The result line's params: precision, the operands' file names (b: "A" for A*A), shapes and products.
+inline std::string spgemm_params(const Csr& A, const Csr& B, const std::string& a_path, const std::string& b_path, int value_bytes, long long products) {
+  auto base_name = [](const std::string& p) { size_t s = p.find_last_of('/'); return s == std::string::npos ? p : p.substr(s + 1); };
+  return Json().str("precision", value_bytes == 4 ? "f32" : "f64").str("a", base_name(a_path)).str("b", b_path.empty() ? "A" : base_name(b_path))
+      .integer("rows", A.rows).integer("inner", A.cols).integer("cols", B.cols).integer("nnz_a", A.nnz()).integer("nnz_b", B.nnz()).integer("products", products)
+      .done();
+}
+
+// The result line's bytes_moved: A, B and C (nnz_c < 0: not known, left out) as int32 CSR with value_bytes values.
+inline double spgemm_bytes_moved(const Csr& A, const Csr& B, long long nnz_c, int value_bytes) {
+  auto csr_bytes = [&](long long rows, long long nnz) { return double(rows + 1) * 4 + double(nnz) * (4 + value_bytes); };
+  return csr_bytes(A.rows, A.nnz()) + csr_bytes(B.rows, B.nnz()) + (nnz_c >= 0 ? csr_bytes(A.rows, nnz_c) : 0);
 }
 
 struct ReferenceSpec {

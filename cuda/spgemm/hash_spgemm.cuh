@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 #include "../common/check.cuh"
-#include "alloc.cuh"
+#include "../common/tracking_alloc.cuh"
 #include "config.cuh"
 #include "hash_kernels.cuh"
 

@@ -82,8 +82,6 @@ std::vector<Case> cases() {
   return out;
 }
 
-template <typename T> void round_values(Csr& c) { for (double& v : c.values) v = double(T(v)); }
-
 template <typename T>
 DevCsr<T> to_dev(const Csr& c) {
   DevCsr<T> d; d.rows = int(c.rows); d.cols = int(c.cols); d.nnz = c.nnz();
