@@ -70,3 +70,25 @@ test('npm run dev runs the CLI from the sources through ts-node (--help)', () =>
   const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   assert.match(pkg.scripts.dev, /--loader ts-node\/esm .*src\/cli\/dev\.ts$/, 'the dev script is what this test runs');
 });
+
+test('reports/ holds what users and CI read: at most 40 files, each named in reports/README.md', () => {
+  const files = tracked().filter((f) => f.startsWith('reports/'));
+  assert.ok(files.length <= 40, `reports/ has ${files.length} files (at most 40: development logs belong in the notes)`);
+  const readme = readFileSync(join(REPO, 'reports/README.md'), 'utf8');
+  // the README names files by path below reports/, with {a,b} alternatives and its own folder's README implied
+  const named = (f: string): boolean => {
+    const rel = f.slice('reports/'.length);
+    if (rel === 'README.md' || rel.endsWith('/README.md')) return true;
+    const base = rel.split('/').pop() as string;
+    return readme.includes(rel) || readme.includes(base) || [...readme.matchAll(/`([^`]*\{[^`]*\}[^`]*)`/g)].some((m) => expand(m[1]).some((p) => rel.endsWith(p)));
+  };
+  const missing = files.filter((f) => !named(f));
+  assert.deepEqual(missing, [], `reports/README.md does not name: ${missing.join(', ')}`);
+});
+
+/** `a/{b,c}.{d,e}` → a/b.d, a/b.e, a/c.d, a/c.e */
+function expand(pattern: string): string[] {
+  const m = /\{([^}]*)\}/.exec(pattern);
+  if (!m) return [pattern];
+  return m[1].split(',').flatMap((alt) => expand(pattern.slice(0, m.index) + alt + pattern.slice(m.index + m[0].length)));
+}

@@ -29,7 +29,23 @@ inline void need(bool ok, const std::string& path, const std::string& what) {
   if (!ok) throw std::runtime_error(path + ": " + what);
 }
 inline size_t pad8(size_t n) { return (n + 7) & ~size_t(7); }
+// n indices of 4 or 8 bytes at src into int64 (one branch a call, not one an element: reading a 2 GB reference cache
+// element by element took seconds)
+inline void widen_indices(const unsigned char* src, int bytes, size_t n, int64_t* out) {
+  if (bytes == 8) { if (n) std::memcpy(out, src, n * 8); return; }
+  for (size_t i = 0; i < n; ++i) { int32_t v; std::memcpy(&v, src + i * 4, 4); out[i] = v; }
+}
 }  // namespace detail
+
+// A CSR matrix to write, by pointers (the reference cache writes C's pattern twice, with values and with their
+// absolute sums, without copying it).
+struct CsrView {
+  int64_t rows = 0, cols = 0, nnz = 0;
+  const int64_t* row_ptr = nullptr;
+  const int64_t* col_idx = nullptr;
+  const double* values = nullptr;
+};
+inline CsrView view_of(const Csr& c) { return CsrView{c.rows, c.cols, c.nnz(), c.row_ptr.data(), c.col_idx.data(), c.values.data()}; }
 
 inline SpbFile read_spb(const std::string& path, bool validate = true) {
   using detail::need;
@@ -57,10 +73,6 @@ inline SpbFile read_spb(const std::string& path, bool validate = true) {
                                         std::to_string(buf.size()) + "): truncated or corrupt");
   size_t off = 32;
   const size_t vb = out.value_type == 1 ? 4 : 8;
-  auto idx = [&](size_t o) -> int64_t {
-    if (out.index_bytes == 4) { int32_t v; std::memcpy(&v, &buf[o], 4); return v; }
-    int64_t v; std::memcpy(&v, &buf[o], 8); return v;
-  };
   out.mats.resize(count);
   for (uint32_t m = 0; m < count; ++m) {
     const std::string where = "matrix " + std::to_string(m);
@@ -71,14 +83,12 @@ inline SpbFile read_spb(const std::string& path, bool validate = true) {
     size_t rp = size_t(c.rows + 1) * out.index_bytes, ci = size_t(nnz) * out.index_bytes, va = size_t(nnz) * vb;
     need(off + detail::pad8(rp) + detail::pad8(ci) + detail::pad8(va) <= buf.size(), path, where + ": arrays past end of file");
     c.row_ptr.resize(c.rows + 1); c.col_idx.resize(nnz); c.values.resize(nnz);
-    for (int64_t i = 0; i <= c.rows; ++i) c.row_ptr[i] = idx(off + size_t(i) * out.index_bytes);
+    detail::widen_indices(&buf[off], out.index_bytes, size_t(c.rows) + 1, c.row_ptr.data());
     off += detail::pad8(rp);
-    for (uint64_t i = 0; i < nnz; ++i) c.col_idx[i] = idx(off + size_t(i) * out.index_bytes);
+    detail::widen_indices(&buf[off], out.index_bytes, size_t(nnz), c.col_idx.data());
     off += detail::pad8(ci);
-    for (uint64_t i = 0; i < nnz; ++i) {
-      if (vb == 4) { float v; std::memcpy(&v, &buf[off + i * 4], 4); c.values[i] = v; }
-      else { double v; std::memcpy(&v, &buf[off + i * 8], 8); c.values[i] = v; }
-    }
+    if (vb == 4) { for (uint64_t i = 0; i < nnz; ++i) { float v; std::memcpy(&v, &buf[off + i * 4], 4); c.values[i] = v; } }
+    else if (nnz) std::memcpy(c.values.data(), &buf[off], size_t(nnz) * 8);
     off += detail::pad8(va);
     if (validate) {
       need(c.row_ptr[0] == 0 && c.row_ptr[c.rows] == int64_t(nnz), path, where + ": row_ptr must start at 0 and end at nnz");
@@ -95,32 +105,52 @@ inline SpbFile read_spb(const std::string& path, bool validate = true) {
   return out;
 }
 
-// Writes canonical CSR matrices (used by native tests and dumps). value_type 1 = f32, 2 = f64.
-inline void write_spb(const std::string& path, const std::vector<Csr>& mats, int index_bytes = 4, int value_type = 2) {
-  std::vector<unsigned char> b(32, 0);
-  auto put = [&](const void* p, size_t n) { const unsigned char* c = static_cast<const unsigned char*>(p); b.insert(b.end(), c, c + n); };
-  auto pad = [&]() { while (b.size() % 8) b.push_back(0); };
-  for (const Csr& c : mats) {
-    uint64_t h[3] = {uint64_t(c.rows), uint64_t(c.cols), uint64_t(c.nnz())};
-    put(h, 24);
-    for (int64_t v : c.row_ptr) { if (index_bytes == 4) { int32_t x = int32_t(v); put(&x, 4); } else put(&v, 8); }
-    pad();
-    for (int64_t v : c.col_idx) { if (index_bytes == 4) { int32_t x = int32_t(v); put(&x, 4); } else put(&v, 8); }
-    pad();
-    for (double v : c.values) { if (value_type == 1) { float x = float(v); put(&x, 4); } else put(&v, 8); }
-    pad();
-  }
-  std::memcpy(&b[0], "SPBM", 4);
-  uint32_t ver = 1, count = uint32_t(mats.size());
-  std::memcpy(&b[4], &ver, 4); std::memcpy(&b[8], &count, 4);
-  b[12] = uint8_t(index_bytes); b[13] = uint8_t(value_type);
-  uint64_t total = b.size(); std::memcpy(&b[24], &total, 8);
-  std::string tmp = path + ".tmp";
+// Writes canonical CSR matrices (used by native tests, dumps and the SpGEMM reference cache). value_type 1 = f32,
+// 2 = f64. Streams through a 1 MiB buffer to PATH.tmp, renamed into place once complete (a failed write leaves no
+// file); growing one byte vector element by element took 34 s for a 2 GB reference.
+inline void write_spb(const std::string& path, const std::vector<CsrView>& mats, int index_bytes = 4, int value_type = 2) {
+  const size_t ib = size_t(index_bytes), vb = value_type == 1 ? 4 : 8;
+  uint64_t total = 32;
+  for (const CsrView& c : mats) total += 24 + detail::pad8(size_t(c.rows + 1) * ib) + detail::pad8(size_t(c.nnz) * ib) + detail::pad8(size_t(c.nnz) * vb);
+  const std::string tmp = path + ".tmp";
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) throw std::runtime_error(path + ": cannot open for writing");
-  bool ok = std::fwrite(b.data(), 1, b.size(), f) == b.size();
+  std::vector<unsigned char> b;
+  b.reserve(size_t(1) << 20);
+  bool ok = true;
+  auto flush = [&] { if (!b.empty()) ok = ok && std::fwrite(b.data(), 1, b.size(), f) == b.size(); b.clear(); };
+  auto put = [&](const void* p, size_t n) {
+    if (b.size() + n > b.capacity()) flush();
+    const unsigned char* c = static_cast<const unsigned char*>(p); b.insert(b.end(), c, c + n);
+  };
+  auto pad = [&](size_t n) { static const unsigned char z[8] = {}; put(z, detail::pad8(n) - n); };
+  unsigned char head[32] = {};
+  std::memcpy(head, "SPBM", 4);
+  const uint32_t ver = 1, count = uint32_t(mats.size());
+  std::memcpy(head + 4, &ver, 4); std::memcpy(head + 8, &count, 4);
+  head[12] = uint8_t(index_bytes); head[13] = uint8_t(value_type);
+  std::memcpy(head + 24, &total, 8);
+  put(head, 32);
+  auto indices = [&](const int64_t* v, size_t n) {
+    for (size_t i = 0; i < n; ++i) { if (ib == 4) { const int32_t x = int32_t(v[i]); put(&x, 4); } else put(&v[i], 8); }
+    pad(n * ib);
+  };
+  for (const CsrView& c : mats) {
+    const uint64_t h[3] = {uint64_t(c.rows), uint64_t(c.cols), uint64_t(c.nnz)};
+    put(h, 24);
+    indices(c.row_ptr, size_t(c.rows) + 1);
+    indices(c.col_idx, size_t(c.nnz));
+    for (int64_t i = 0; i < c.nnz; ++i) { if (vb == 4) { const float x = float(c.values[i]); put(&x, 4); } else put(&c.values[i], 8); }
+    pad(size_t(c.nnz) * vb);
+  }
+  flush();
   ok = (std::fclose(f) == 0) && ok;
   if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) { std::remove(tmp.c_str()); throw std::runtime_error(path + ": write failed"); }
+}
+inline void write_spb(const std::string& path, const std::vector<Csr>& mats, int index_bytes = 4, int value_type = 2) {
+  std::vector<CsrView> v;
+  for (const Csr& c : mats) v.push_back(view_of(c));
+  write_spb(path, v, index_bytes, value_type);
 }
 
 }  // namespace spb

@@ -1,5 +1,5 @@
-// The pieces of the `env` line (docs/native-protocol.md) shared by spbench-probe and the drivers, so
-// that every executable describes a GPU with the same fields.
+// The `env` line (docs/native-protocol.md) and its pieces, shared by spbench-probe, the drivers and the
+// plugin runners, so that every executable describes a GPU with the same fields.
 #pragma once
 #include <cuda_runtime.h>
 #include <string>
@@ -39,6 +39,22 @@ inline std::string gpu_json(int dev) {
       .integer("clock_khz", device_attr(cudaDevAttrClockRate, dev))
       .integer("mem_bus_bits", device_attr(cudaDevAttrGlobalMemoryBusWidth, dev))
       .done();
+}
+
+// The env line's "cuda" object as far as every executable has it: the runtime and driver versions
+// (a driver adds its libraries' versions before emit_env).
+inline Json cuda_versions() {
+  int rt = 0, drv = 0;
+  CUDA_CHECK(cudaRuntimeGetVersion(&rt));
+  CUDA_CHECK(cudaDriverGetVersion(&drv));
+  Json c;
+  c.str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv));
+  return c;
+}
+
+// The env line: `devices` a JSON array of gpu_json objects, `cuda` from cuda_versions().
+inline void emit_env(const std::string& exe, const std::string& devices, const Json& cuda) {
+  Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", exe).raw("devices", devices).raw("cuda", cuda.done()).emit();
 }
 
 }  // namespace spb

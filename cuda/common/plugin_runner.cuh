@@ -7,7 +7,7 @@
 #include <string>
 #include <spbench_plugin.h>
 #include "json.hpp"
-#include "../spgemm/alloc.cuh"
+#include "tracking_alloc.cuh"
 
 namespace spb::plugin {
 
@@ -33,7 +33,7 @@ inline void check_result(const spbench::Result& r, const char* what) {
 // The plugin's allocator: every block through the TrackingAllocator; a failed allocation returns nullptr
 // (as the interface promises) and is remembered, so the runner reports it even if the plugin does not.
 struct Counting {
-  spgemm::TrackingAllocator* al;
+  TrackingAllocator* al;
   std::string last_error;
 
   static void* alloc_fn(void* ctx, size_t bytes) {

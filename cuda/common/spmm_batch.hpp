@@ -2,10 +2,9 @@
 // COO in a seeded random order within each matrix, a seeded random B in the requested layout, and the
 // float64 reference with its check. Plain C++17 (no CUDA), so host code of any driver can use it.
 //
-// It reproduces make_batch / reference / verify of cuda/drivers/spmm_cuda.cu bit for bit (same
-// generators, same draw order): the plugin runner (cuda/drivers/plugin_spmm.cu) uses it so that a
-// user's kernel sees the same A, COO order and B as the built-in methods of the same seed. The spmm
-// driver can switch to it by filling its HostBatch from SpmmBatchData (pinned copies of these vectors).
+// The spmm driver (cuda/drivers/spmm_cuda.cu, which copies it into its pinned HostBatch) and the plugin
+// runner (cuda/drivers/plugin_spmm.cu) both build their batch, reference and check here, so a user's
+// kernel sees the same A, COO order and B as the built-in methods of the same seed.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -16,12 +15,40 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include "args.hpp"
 #include "binfmt.hpp"
 #include "reference.hpp"
 
 namespace spb {
 
 enum class BatchLayout { Row, Col };
+
+// What both SpMM executables are told: the batch file and its cases (n_B values, precision, timed
+// region, layout), the runs and the seed.
+struct SpmmRunOptions {
+  std::string input, precision = "f32", mode = "kernel", layout = "row";
+  std::vector<long long> nbs;
+  int warmup = 5, samples = 20;
+  uint64_t seed = 1;
+};
+
+// Reads them from the command line; a bad value is a usage error (std::invalid_argument) naming the option.
+inline void parse_spmm_run(const Args& a, SpmmRunOptions& o) {
+  o.input = a.need("input");
+  o.nbs = a.ints("nb", "64");
+  if (o.nbs.empty()) throw std::invalid_argument("--nb needs at least one value");
+  for (long long nb : o.nbs) if (nb < 1 || nb > (1 << 20)) throw std::invalid_argument("--nb values must be in 1..1048576, got " + std::to_string(nb));
+  o.precision = a.get("precision", "f32");
+  if (o.precision != "f32" && o.precision != "f64") throw std::invalid_argument("--precision must be f32 or f64, got '" + o.precision + "'");
+  o.mode = a.get("mode", "kernel");
+  if (o.mode != "kernel" && o.mode != "e2e" && o.mode != "graph") throw std::invalid_argument("--mode must be kernel, e2e or graph, got '" + o.mode + "'");
+  o.layout = a.get("layout", "row");
+  if (o.layout != "row" && o.layout != "col") throw std::invalid_argument("--layout must be row or col, got '" + o.layout + "'");
+  o.warmup = int(a.integer("warmup", 5));
+  o.samples = int(a.integer("samples", 20));
+  if (o.warmup < 0 || o.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
+  o.seed = uint64_t(a.integer("seed", 1));
+}
 
 // Uniform in [-1, 1] from a 64-bit generator; defined bit-for-bit (no std::uniform_real_distribution).
 inline double batch_unit(std::mt19937_64& g) { return double(g() >> 11) * (2.0 / 9007199254740992.0) - 1.0; }

@@ -1,4 +1,4 @@
-// Device-event timing shared by the drivers and the peers.
+// Device-event timing and graph-capture cleanup shared by the drivers and the peers.
 #pragma once
 #include <cuda_runtime.h>
 #include "check.cuh"
@@ -15,6 +15,17 @@ double timed_ms(cudaStream_t s, cudaEvent_t a, cudaEvent_t b, int reps, F&& f) {
   float ms = 0;
   CUDA_CHECK(cudaEventElapsedTime(&ms, a, b));
   return double(ms) / reps;
+}
+
+// After an exception: ends a stream capture that the failed code left open (dropping its graph), so
+// the stream takes work again. Not checked: called from error paths.
+inline void abandon_capture(cudaStream_t s) {
+  cudaStreamCaptureStatus st;
+  if (cudaStreamIsCapturing(s, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone) {
+    cudaGraph_t g = nullptr;
+    cudaStreamEndCapture(s, &g);
+    if (g) cudaGraphDestroy(g);
+  }
 }
 
 }  // namespace spb

@@ -2,7 +2,7 @@
 // A and B as the spgemm driver, verified against the shared CPU reference (cuda/common/spgemm_check.hpp:
 // identical pattern, sorted columns, values within tolerance) with every allocation poisoned on the
 // verified run, timed as the whole SpGEMM (setup + compute, C's allocation included). Every buffer goes
-// through the TrackingAllocator (cuda/spgemm/alloc.cuh), so peak memory is counted as for hash SpGEMM.
+// through the TrackingAllocator (cuda/common/tracking_alloc.cuh), so peak memory is counted as for hash SpGEMM.
 // Built per plugin (src/plugins/build.ts): nvcc -I cuda/include cuda/drivers/plugin_spgemm.cu PLUGIN.cu.
 //   spgemm --a A.spb [--b B.spb] --precision f32|f64 --warmup N --samples N --name NAME [--breakdown]
 //          [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]
@@ -21,12 +21,13 @@
 #include "../common/args.hpp"
 #include "../common/binfmt.hpp"
 #include "../common/check.cuh"
+#include "../common/device_csr.cuh"
 #include "../common/gpu_env.cuh"
 #include "../common/json.hpp"
 #include "../common/reference.hpp"
 #include "../common/spgemm_check.hpp"
 #include "../common/plugin_runner.cuh"
-#include "../spgemm/alloc.cuh"
+#include "../common/tracking_alloc.cuh"
 
 namespace {
 using namespace spb;
@@ -39,27 +40,6 @@ struct Options {
   ReferenceSpec reference;
 };
 
-
-std::string base_name(const std::string& p) { size_t s = p.find_last_of('/'); return s == std::string::npos ? p : p.substr(s + 1); }
-
-
-template <typename T> struct DevCsrBuf {
-  int *rp = nullptr, *ci = nullptr; T* v = nullptr;
-  explicit DevCsrBuf(const Csr& c) {
-    std::vector<int> r(c.row_ptr.begin(), c.row_ptr.end()), i(c.col_idx.begin(), c.col_idx.end());
-    std::vector<T> v_(c.values.begin(), c.values.end());
-    CUDA_CHECK(cudaMalloc(&rp, sizeof(int) * r.size()));
-    CUDA_CHECK(cudaMalloc(&ci, sizeof(int) * std::max<size_t>(1, i.size())));
-    CUDA_CHECK(cudaMalloc(&v, sizeof(T) * std::max<size_t>(1, v_.size())));
-    CUDA_CHECK(cudaMemcpy(rp, r.data(), sizeof(int) * r.size(), cudaMemcpyHostToDevice));
-    if (!i.empty()) CUDA_CHECK(cudaMemcpy(ci, i.data(), sizeof(int) * i.size(), cudaMemcpyHostToDevice));
-    if (!v_.empty()) CUDA_CHECK(cudaMemcpy(v, v_.data(), sizeof(T) * v_.size(), cudaMemcpyHostToDevice));
-  }
-  DevCsrBuf(const DevCsrBuf&) = delete;
-  DevCsrBuf& operator=(const DevCsrBuf&) = delete;
-  ~DevCsrBuf() { cudaFree(rp); cudaFree(ci); cudaFree(v); }
-};
-
 template <typename T>
 int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) {
   const spbench::SpgemmPlugin plug = spbench_spgemm_plugin();
@@ -67,23 +47,22 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
   Csr A = load_spgemm_operand(opt.a_path, "a");
   Csr B = opt.b_path.empty() ? A : load_spgemm_operand(opt.b_path, "b");
   if (A.cols != B.rows) throw std::invalid_argument("A is " + std::to_string(A.rows) + "x" + std::to_string(A.cols) + " but B is " + std::to_string(B.rows) + "x" + std::to_string(B.cols));
-  for (Csr* m : {&A, &B}) for (double& v : m->values) v = double(T(v));  // the reference sees what the GPU sees
+  round_values<T>(A); round_values<T>(B);
 
   cudaStream_t s;
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  spgemm::TrackingAllocator al(s);
+  TrackingAllocator al(s);
   Counting counting{&al, ""};
-  int rt = 0, drv = 0, dev = 0;
-  CUDA_CHECK(cudaRuntimeGetVersion(&rt)); CUDA_CHECK(cudaDriverGetVersion(&drv)); CUDA_CHECK(cudaGetDevice(&dev));
-  Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", exe).raw("devices", "[" + gpu_json(dev) + "]")
-      .raw("cuda", Json().str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv)).done()).emit();
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  emit_env(exe, "[" + gpu_json(dev) + "]", cuda_versions());
 
   const long long products = spgemm_products(A, B);
   std::future<SpgemmReference> ref_job = std::async(std::launch::async, [&] { return make_reference(A, B, opt.reference, int(sizeof(T))); });
-  DevCsrBuf<T> dA(A);
-  std::unique_ptr<DevCsrBuf<T>> dBown;
-  if (!opt.b_path.empty()) dBown = std::make_unique<DevCsrBuf<T>>(B);
-  const DevCsrBuf<T>& dB = dBown ? *dBown : dA;
+  DeviceCsr<T> dA(A);
+  std::unique_ptr<DeviceCsr<T>> dBown;
+  if (!opt.b_path.empty()) dBown = std::make_unique<DeviceCsr<T>>(B);
+  const DeviceCsr<T>& dB = dBown ? *dBown : dA;
 
   spbench::SpgemmProblem p{};
   p.value_type = sizeof(T) == 4 ? spbench::ValueType::F32 : spbench::ValueType::F64;
@@ -174,20 +153,16 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
     if (nnzc < 0 && ref.have && ref.rows.empty()) nnzc = ref.c.nnz();
   }
   const bool checked = ref_have_ && (status == "ok" || status == "failed");
-  auto csr_bytes = [](long long rows, long long nnz) { return double(rows + 1) * 4 + double(nnz) * (4 + sizeof(T)); };
-  Json params;
-  params.str("precision", sizeof(T) == 4 ? "f32" : "f64").str("a", base_name(opt.a_path)).str("b", opt.b_path.empty() ? "A" : base_name(opt.b_path))
-      .integer("rows", A.rows).integer("inner", A.cols).integer("cols", B.cols).integer("nnz_a", A.nnz()).integer("nnz_b", B.nnz()).integer("products", products);
   Json v;
   v.boolean("checked", checked).boolean("passed", status == "ok");  // as the spgemm driver: --verify none leaves passed to the status
   if (checked) v.num("max_rel_err", vo.err); else v.null("max_rel_err");
   v.num("tol", default_tol(sizeof(T) == 4)).str("reference", ref_have_ ? ref_label_ : "none");
   if (!vo.detail.empty()) v.str("detail", vo.detail);
   Json r;
-  r.str("type", "result").str("op", "spgemm").str("method", opt.name).str("family", "user").raw("params", params.done()).str("status", status);
+  r.str("type", "result").str("op", "spgemm").str("method", opt.name).str("family", "user").raw("params", spgemm_params(A, B, opt.a_path, opt.b_path, int(sizeof(T)), products)).str("status", status);
   if (!reason.empty()) r.str("reason", reason);
   r.str("timed_region", "whole-spgemm").nums("samples_ms", status == "ok" ? samples : std::vector<double>{}).num("flops", 2.0 * double(products))
-      .num("bytes_moved", csr_bytes(A.rows, A.nnz()) + csr_bytes(B.rows, B.nnz()) + (nnzc >= 0 ? csr_bytes(A.rows, nnzc) : 0))
+      .num("bytes_moved", spgemm_bytes_moved(A, B, nnzc, int(sizeof(T))))
       .num("peak_mem_bytes", double(peak)).raw("verify", v.done());
   if (opt.breakdown && plug.setup && status == "ok" && !samples.empty()) {
     auto median = [](std::vector<double> x) { std::sort(x.begin(), x.end()); return x[x.size() / 2]; };
@@ -242,7 +217,7 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaSetDevice(dev));
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    spgemm::keep_pool_memory(dev);
+    keep_pool_memory(dev);
     int rc = opt.precision == "f32" ? run<float>(opt, prop, argv[0]) : run<double>(opt, prop, argv[0]);
     emit_done();
     return rc;

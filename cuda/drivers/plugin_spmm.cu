@@ -23,18 +23,14 @@
 #include "../common/spmm_batch.hpp"
 #include "../common/timing.cuh"
 #include "../common/plugin_runner.cuh"
-#include "../spgemm/alloc.cuh"
+#include "../common/tracking_alloc.cuh"
 
 namespace {
 using namespace spb;
 using namespace spb::plugin;
 
-struct Options {
-  std::string input, precision = "f32", mode = "kernel", layout = "row";
-  std::vector<long long> nbs;
+struct Options : SpmmRunOptions {
   std::vector<std::string> formats, names;
-  int warmup = 5, samples = 20;
-  uint64_t seed = 1;
 };
 
 
@@ -84,7 +80,7 @@ template <typename T>
 void run_one(const spbench::SpmmPlugin& plug, const std::string& name, spbench::Format fmt, const SpmmBatchData<T>& h, const SpmmReference& R,
              const CaseInfo& ci, const Options& o, const cudaDeviceProp& prop, cudaStream_t s) {
   const bool coo = fmt == spbench::Format::Coo;
-  spgemm::TrackingAllocator al(s);
+  TrackingAllocator al(s);
   Counting counting{&al, ""};
   SpmmCheck none;
   double peak = 0;
@@ -193,12 +189,10 @@ void run_one(const spbench::SpmmPlugin& plug, const std::string& name, spbench::
       }
     }
   } catch (const PluginStatus& e) {
-    cudaStreamCaptureStatus st;
-    if (cudaStreamIsCapturing(s, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone) { cudaGraph_t g = nullptr; cudaStreamEndCapture(s, &g); if (g) cudaGraphDestroy(g); }
+    abandon_capture(s);
     emit_result(ci, name, e.status == spbench::Status::NotApplicable ? "not_applicable" : "error", e.message, {}, peak, false, none, reps);
   } catch (const CudaError& e) {
-    cudaStreamCaptureStatus st;
-    if (cudaStreamIsCapturing(s, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone) { cudaGraph_t g = nullptr; cudaStreamEndCapture(s, &g); if (g) cudaGraphDestroy(g); }
+    abandon_capture(s);
     const cudaError_t last = cudaStreamSynchronize(s);
     const cudaError_t err = last != cudaSuccess ? last : cudaGetLastError();
     emit_result(ci, name, "error", e.what(), {}, peak, false, none, reps);
@@ -243,24 +237,11 @@ void run_all(const std::vector<Csr>& mats, const Options& o, const cudaDevicePro
 
 Options parse(const Args& a) {
   Options o;
-  o.input = a.need("input");
-  o.nbs = a.ints("nb", "64");
-  if (o.nbs.empty()) throw std::invalid_argument("--nb needs at least one value");
-  for (long long nb : o.nbs) if (nb < 1 || nb > (1 << 20)) throw std::invalid_argument("--nb values must be in 1..1048576, got " + std::to_string(nb));
-  o.precision = a.get("precision", "f32");
-  if (o.precision != "f32" && o.precision != "f64") throw std::invalid_argument("--precision must be f32 or f64, got '" + o.precision + "'");
-  o.mode = a.get("mode", "kernel");
-  if (o.mode != "kernel" && o.mode != "e2e" && o.mode != "graph") throw std::invalid_argument("--mode must be kernel, e2e or graph, got '" + o.mode + "'");
-  o.layout = a.get("layout", "row");
-  if (o.layout != "row" && o.layout != "col") throw std::invalid_argument("--layout must be row or col, got '" + o.layout + "'");
+  parse_spmm_run(a, o);
   o.formats = a.list("formats", "csr");
   o.names = a.list("names");
   if (o.names.size() != o.formats.size()) throw std::invalid_argument("--names must give one method name per --formats entry");
   for (const std::string& f : o.formats) if (f != "csr" && f != "coo") throw std::invalid_argument("--formats entries must be csr or coo, got '" + f + "'");
-  o.warmup = int(a.integer("warmup", 5));
-  o.samples = int(a.integer("samples", 20));
-  if (o.warmup < 0 || o.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
-  o.seed = uint64_t(a.integer("seed", 1));
   return o;
 }
 
@@ -288,14 +269,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    int dev = 0, rt = 0, drv = 0;
+    int dev = 0;
     CUDA_CHECK(cudaSetDevice(dev));
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
-    spgemm::keep_pool_memory(dev);
-    CUDA_CHECK(cudaRuntimeGetVersion(&rt)); CUDA_CHECK(cudaDriverGetVersion(&drv));
-    Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", argv[0]).raw("devices", "[" + gpu_json(dev) + "]")
-        .raw("cuda", Json().str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv)).done()).emit();
+    keep_pool_memory(dev);
+    emit_env(argv[0], "[" + gpu_json(dev) + "]", cuda_versions());
     if (o.precision == "f32") run_all<float>(mats, o, prop);
     else run_all<double>(mats, o, prop);
     emit_done();

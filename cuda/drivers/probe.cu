@@ -19,15 +19,11 @@ int main(int argc, char** argv) {
     return 4;
   }
   try {
-    int runtime = 0, driver = 0;
-    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
-    CUDA_CHECK(cudaDriverGetVersion(&driver));
+    const spb::Json cuda = spb::cuda_versions();
     std::string devices = "[";
     for (int d = 0; d < count; ++d) devices += (d ? "," : "") + spb::gpu_json(d);
     devices += "]";
-    const std::string cuda = spb::Json().str("runtime", spb::cuda_version_text(runtime)).str("driver", spb::cuda_version_text(driver)).done();
-    spb::Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", argv[0])
-        .raw("devices", devices).raw("cuda", cuda).emit();
+    spb::emit_env(argv[0], devices, cuda);
     spb::emit_done();
   } catch (const std::exception& ex) {
     std::fprintf(stderr, "spbench-probe: %s\n", ex.what());

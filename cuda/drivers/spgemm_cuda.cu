@@ -14,6 +14,7 @@
 #include "../common/args.hpp"
 #include "../common/binfmt.hpp"
 #include "../common/check.cuh"
+#include "../common/device_csr.cuh"
 #include "../common/gpu_env.cuh"
 #include "../common/json.hpp"
 #include "../common/reference.hpp"
@@ -40,28 +41,13 @@ struct Options {
 
 const std::vector<std::string> kAllMethods = {"hash", "hash-opt", "cusparse-alg1", "cusparse-alg2", "cusparse-alg3", "cusparse-reuse"};
 
-std::string base_name(const std::string& p) { size_t s = p.find_last_of('/'); return s == std::string::npos ? p : p.substr(s + 1); }
-
-
-// Values rounded to the precision under test, so the reference sees the data the GPU sees.
-template <typename T> void round_values(Csr& c) { for (double& v : c.values) v = double(T(v)); }
-
+// The kernels' and the peer's view of an operand on the device.
 template <typename T>
-struct DeviceMatrix {
+DevCsr<T> view(const DeviceCsr<T>& m) {
   DevCsr<T> d;
-  explicit DeviceMatrix(const Csr& c) {
-    d.rows = int(c.rows); d.cols = int(c.cols); d.nnz = c.nnz();
-    std::vector<int> rp(c.row_ptr.begin(), c.row_ptr.end()), ci(c.col_idx.begin(), c.col_idx.end());
-    std::vector<T> v(c.values.begin(), c.values.end());
-    CUDA_CHECK(cudaMalloc(&d.rp, sizeof(int) * rp.size()));
-    CUDA_CHECK(cudaMalloc(&d.ci, sizeof(int) * std::max<size_t>(1, ci.size())));
-    CUDA_CHECK(cudaMalloc(&d.v, sizeof(T) * std::max<size_t>(1, v.size())));
-    CUDA_CHECK(cudaMemcpy(d.rp, rp.data(), sizeof(int) * rp.size(), cudaMemcpyHostToDevice));
-    if (!ci.empty()) CUDA_CHECK(cudaMemcpy(d.ci, ci.data(), sizeof(int) * ci.size(), cudaMemcpyHostToDevice));
-    if (!v.empty()) CUDA_CHECK(cudaMemcpy(d.v, v.data(), sizeof(T) * v.size(), cudaMemcpyHostToDevice));
-  }
-  ~DeviceMatrix() { cudaFree(d.rp); cudaFree(d.ci); cudaFree(d.v); }
-};
+  d.rows = m.rows; d.cols = m.cols; d.nnz = m.nnz; d.rp = m.rp; d.ci = m.ci; d.v = m.v;
+  return d;
+}
 
 template <typename T>
 SpgemmCheck verify(const DevCsr<T>& C, const SpgemmReference& ref) {
@@ -92,16 +78,13 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
 #ifndef SPB_NO_PEERS
   CusparseSpgemm<T> cs(s);
 #endif
-  int rt = 0, drv = 0, dev = 0;
-  CUDA_CHECK(cudaRuntimeGetVersion(&rt)); CUDA_CHECK(cudaDriverGetVersion(&drv)); CUDA_CHECK(cudaGetDevice(&dev));
-  Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", exe)
-      .raw("devices", "[" + gpu_json(dev) + "]")
+  int dev = 0;
+  CUDA_CHECK(cudaGetDevice(&dev));
+  Json cuda = cuda_versions();
 #ifndef SPB_NO_PEERS
-      .raw("cuda", Json().str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv)).str("cusparse", cusparse_version_text(cs.version())).done())
-#else
-      .raw("cuda", Json().str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv)).done())
+  cuda.str("cusparse", cusparse_version_text(cs.version()));
 #endif
-      .emit();
+  emit_env(exe, "[" + gpu_json(dev) + "]", cuda);
 
   std::map<std::string, std::unique_ptr<HashSpgemm<T>>> ours;
   for (const std::string& name : {std::string("hash"), std::string("hash-opt")})
@@ -127,12 +110,10 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
   SpgemmReference ref;
   bool ref_ready = false;
   auto reference = [&]() -> const SpgemmReference& { if (!ref_ready) { ref = ref_job.get(); ref_ready = true; } return ref; };
-  DeviceMatrix<T> dA(A), dB(B);
-  const DevCsr<T>& a = dA.d;
-  std::unique_ptr<DeviceMatrix<T>> dBown;
-  const DevCsr<T>* bp = &dA.d;
-  if (!opt.b_path.empty()) { dBown = std::make_unique<DeviceMatrix<T>>(B); bp = &dBown->d; }
-  auto csr_bytes = [](long long rows, long long nnz) { return double(rows + 1) * 4 + double(nnz) * (4 + sizeof(T)); };
+  DeviceCsr<T> dA(A);
+  std::unique_ptr<DeviceCsr<T>> dBown;  // B's own copy only where B is not A
+  if (!opt.b_path.empty()) dBown = std::make_unique<DeviceCsr<T>>(B);
+  const DevCsr<T> a = view(dA), b = dBown ? view(*dBown) : a;
 
   cudaEvent_t e0, e1;
   CUDA_CHECK(cudaEventCreate(&e0)); CUDA_CHECK(cudaEventCreate(&e1));
@@ -147,9 +128,9 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
     const bool chunked = false;
 #endif
     auto run_once = [&](DevCsr<T>& C, std::map<std::string, double>* bd) {
-      if (is_ours) { ours[m]->run(a, *bp, C, al, bd); return; }
+      if (is_ours) { ours[m]->run(a, b, C, al, bd); return; }
 #ifndef SPB_NO_PEERS
-      cs.run(peer->alg, a, *bp, C, al, opt.chunk_fraction);
+      cs.run(peer->alg, a, b, C, al, opt.chunk_fraction);
 #else
       throw std::runtime_error(m + " is not built in (compiled without cuSPARSE)");
 #endif
@@ -195,9 +176,6 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
     al.free_all();
     cudaStreamSynchronize(s);
     cudaGetLastError();  // clear a non-sticky error so the next method starts clean
-    Json params;
-    params.str("precision", sizeof(T) == 4 ? "f32" : "f64").str("a", base_name(opt.a_path)).str("b", opt.b_path.empty() ? "A" : base_name(opt.b_path))
-        .integer("rows", A.rows).integer("inner", A.cols).integer("cols", B.cols).integer("nnz_a", A.nnz()).integer("nnz_b", B.nnz()).integer("products", products);
     Json v;
     reference();  // an error before the check still reports which reference the run had
     if (nnzc < 0 && ref.have && ref.rows.empty()) nnzc = ref.c.nnz();
@@ -207,10 +185,10 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
     if (!vo.detail.empty()) v.str("detail", vo.detail);
     Json r;
     r.str("type", "result").str("op", "spgemm").str("method", m).str("family", m == "hash" ? "paper" : is_ours ? "ours" : "peer")
-        .raw("params", params.done()).str("status", status);
+        .raw("params", spgemm_params(A, B, opt.a_path, opt.b_path, int(sizeof(T)), products)).str("status", status);
     if (!reason.empty()) r.str("reason", reason);
     r.str("timed_region", "whole-spgemm").nums("samples_ms", samples).num("flops", 2.0 * double(products))
-        .num("bytes_moved", csr_bytes(A.rows, A.nnz()) + csr_bytes(B.rows, B.nnz()) + (nnzc >= 0 ? csr_bytes(A.rows, nnzc) : 0))
+        .num("bytes_moved", spgemm_bytes_moved(A, B, nnzc, int(sizeof(T))))
         .num("peak_mem_bytes", double(peak)).raw("verify", v.done());
     if (!bd.empty()) { Json bj; for (auto& kv : bd) bj.num(kv.first, kv.second); r.raw("breakdown_ms", bj.done()); }
     Json info;

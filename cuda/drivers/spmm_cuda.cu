@@ -19,6 +19,7 @@
 #include "../common/gpu_env.cuh"
 #include "../common/json.hpp"
 #include "../common/reference.hpp"
+#include "../common/spmm_batch.hpp"
 #include "../common/timing.cuh"
 #include "../spmm/methods.cuh"
 #include "../peers/spmm_tf.cuh"
@@ -30,18 +31,11 @@
 namespace spb {
 namespace {
 
-struct Options {
-  std::string input, precision = "f32", mode = "kernel", layout = "row";
-  std::vector<long long> nbs;
+struct Options : SpmmRunOptions {
   std::vector<std::string> methods;  // empty = all
-  int warmup = 5, samples = 20;
-  uint64_t seed = 1;
   int device = 0;  // --device N: the CUDA device this process uses (spbench run --devices gives one per worker)
   bool explain = false;
 };
-
-// Uniform in [-1, 1] from a 64-bit generator; defined bit-for-bit (no std::uniform_real_distribution).
-inline double unit(std::mt19937_64& g) { return double(g() >> 11) * (2.0 / 9007199254740992.0) - 1.0; }
 
 template <typename T>
 std::vector<std::unique_ptr<Method<T>>> all_methods() {
@@ -54,136 +48,61 @@ std::vector<std::unique_ptr<Method<T>>> all_methods() {
   return v;
 }
 
-// The batch's A with values rounded to T (the reference sees exactly what the GPU sees).
-template <typename T>
-std::vector<Csr> rounded(const std::vector<Csr>& mats) {
-  std::vector<Csr> out = mats;
-  for (Csr& c : out) for (double& x : c.values) x = double(T(x));
-  return out;
-}
+inline BatchLayout batch_layout(Layout l) { return l == Layout::Row ? BatchLayout::Row : BatchLayout::Col; }
 
-// Builds the device-ready host batch for one nb: concatenated CSR, shuffled COO, a fresh random B
-// from the seed (the same B for every method of this nb), in the requested layout.
+// The device-ready host batch for one nb, from the batch every SpMM executable builds
+// (cuda/common/spmm_batch.hpp: stacked CSR, seeded COO order and B): pinned copies of its arrays, so that
+// e2e copies are real DMA, plus the block-diagonal columns. Each array of `g` is released once copied
+// (host memory); what check_spmm reads (sizes, row offsets, layout) stays.
 template <typename T>
-HostBatch<T> make_batch(const std::vector<Csr>& A, int nb, Layout layout, uint64_t seed, std::vector<double>& b_ref) {
+HostBatch<T> make_batch(SpmmBatchData<T>& g) {
+  auto pin = [](auto& v, bool release) {
+    using U = typename std::decay_t<decltype(v)>::value_type;
+    Pinned<U> p(v.size());
+    std::copy(v.begin(), v.end(), p.p);
+    if (release) std::decay_t<decltype(v)>().swap(v);
+    return p;
+  };
   HostBatch<T> h;
-  h.batch = int(A.size()); h.nb = nb; h.layout = layout;
-  for (const Csr& c : A) {
-    h.m.push_back(int(c.rows)); h.k.push_back(int(c.cols)); h.nnz.push_back(int(c.nnz()));
-    h.total_rows += c.rows; h.total_cols += c.cols; h.total_nnz += c.nnz();
-  }
-  if (h.total_nnz >= (1ll << 31) || h.total_rows >= (1ll << 31) || h.total_cols * nb >= (1ll << 40))
-    throw std::invalid_argument("batch too large for 32-bit indices");
-  h.max_m = h.batch ? *std::max_element(h.m.begin(), h.m.end()) : 0;
-  h.max_k = h.batch ? *std::max_element(h.k.begin(), h.k.end()) : 0;
-  h.max_nnz = h.batch ? *std::max_element(h.nnz.begin(), h.nnz.end()) : 0;
-  for (int i = 1; i < h.batch; ++i) h.uniform = h.uniform && h.m[i] == h.m[0] && h.k[i] == h.k[0] && h.nnz[i] == h.nnz[0];
-  h.row_off = Pinned<int>(h.batch + 1); h.col_off = Pinned<int>(h.batch + 1); h.nnz_off = Pinned<int>(h.batch + 1);
-  h.row_off[0] = h.col_off[0] = h.nnz_off[0] = 0;
-  for (int i = 0; i < h.batch; ++i) {
-    h.row_off[i + 1] = h.row_off[i] + h.m[i]; h.col_off[i + 1] = h.col_off[i] + h.k[i]; h.nnz_off[i + 1] = h.nnz_off[i] + h.nnz[i];
-  }
-  h.rp = Pinned<int>(h.total_rows + 1); h.ci = Pinned<int>(h.total_nnz); h.ci_g = Pinned<int>(h.total_nnz); h.val = Pinned<T>(h.total_nnz);
-  h.coo_r = Pinned<int>(h.total_nnz); h.coo_c = Pinned<int>(h.total_nnz); h.coo_v = Pinned<T>(h.total_nnz);
-  h.rp[0] = 0;
-  std::mt19937_64 shuf(seed * 0x9E3779B97F4A7C15ull + 17);
-  std::vector<int> perm;
-  for (int i = 0; i < h.batch; ++i) {
-    const Csr& c = A[i];
-    const int z0 = h.nnz_off[i];
-    for (int r = 0; r < h.m[i]; ++r) h.rp[h.row_off[i] + r + 1] = z0 + int(c.row_ptr[r + 1]);
-    perm.resize(h.nnz[i]);
-    for (int q = 0; q < h.nnz[i]; ++q) { perm[q] = q; h.ci[z0 + q] = int(c.col_idx[q]); h.ci_g[z0 + q] = h.col_off[i] + int(c.col_idx[q]); h.val[z0 + q] = T(c.values[q]); }
-    for (int q = h.nnz[i] - 1; q > 0; --q) std::swap(perm[q], perm[shuf() % uint64_t(q + 1)]);  // Fisher-Yates
-    for (int r = 0; r < h.m[i]; ++r)
-      for (int64_t q = c.row_ptr[r]; q < c.row_ptr[r + 1]; ++q) {
-        const int dst = z0 + perm[q];
-        h.coo_r[dst] = r; h.coo_c[dst] = int(c.col_idx[q]); h.coo_v[dst] = T(c.values[q]);
-      }
-  }
-  // B: element (r, j) of B_i gets the same value whatever the layout.
-  h.B = Pinned<T>(size_t(h.total_cols) * nb);
-  b_ref.assign(size_t(h.total_cols) * nb, 0.0);
-  std::mt19937_64 g(seed * 1000003ull + uint64_t(nb));
+  h.batch = g.batch; h.nb = g.nb; h.max_m = g.max_m; h.max_k = g.max_k; h.max_nnz = g.max_nnz;
+  h.total_rows = g.total_rows; h.total_cols = g.total_cols; h.total_nnz = g.total_nnz;
+  h.layout = g.layout == BatchLayout::Row ? Layout::Row : Layout::Col;
+  h.uniform = g.uniform;
+  h.m = g.m; h.k = g.k; h.nnz = g.nnz;
+  h.row_off = pin(g.row_off, false); h.col_off = pin(g.col_off, false); h.nnz_off = pin(g.nnz_off, false);
+  h.ci_g = Pinned<int>(size_t(h.total_nnz));
   for (int i = 0; i < h.batch; ++i)
-    for (int r = 0; r < h.k[i]; ++r)
-      for (int j = 0; j < nb; ++j) {
-        const T x = T(unit(g));
-        const size_t base = size_t(h.col_off[i]) * nb;
-        b_ref[base + size_t(r) * nb + j] = double(x);
-        h.B[base + size_t(layout == Layout::Row ? int64_t(r) * nb + j : int64_t(j) * h.k[i] + r)] = x;
-      }
+    for (int q = g.nnz_off[i]; q < g.nnz_off[i + 1]; ++q) h.ci_g[q] = g.col_off[i] + g.ci[size_t(q)];
+  h.rp = pin(g.rp, true); h.ci = pin(g.ci, true); h.val = pin(g.val, true);
+  h.coo_r = pin(g.coo_r, true); h.coo_c = pin(g.coo_c, true); h.coo_v = pin(g.coo_v, true);
+  h.B = pin(g.B, true);
+  std::vector<double>().swap(g.b_ref);  // the reference is made before
   return h;
 }
 
-struct Reference {
-  std::vector<double> c, abs;  // each C_i row-major, stacked
-};
-
-template <typename T>
-Reference reference(const std::vector<Csr>& A, const HostBatch<T>& h, const std::vector<double>& b_ref) {
-  Reference R;
-  R.c.resize(size_t(h.total_rows) * h.nb); R.abs.resize(R.c.size());
-  for (int i = 0; i < h.batch; ++i) {
-    const size_t co = size_t(h.row_off[i]) * h.nb;
-    ref_spmm(A[i], b_ref.data() + size_t(h.col_off[i]) * h.nb, h.nb, R.c.data() + co, R.abs.data() + co);
-  }
-  return R;
-}
-
-struct Check {
-  bool passed = false;
-  double max_err = 0;
-  std::string detail;
-};
-
 // Copies C back and compares every C_i with the reference (normalized error, NaN = unwritten).
 template <typename T>
-Check verify(Method<T>& m, const HostBatch<T>& h, const Reference& R, double tol, const char* when) {
-  std::vector<T> got(size_t(h.total_rows) * h.nb), row;
+SpmmCheck verify(Method<T>& m, const SpmmBatchData<T>& g, const SpmmReference& R, double tol, const char* when) {
+  std::vector<T> got(size_t(g.total_rows) * g.nb);
   if (!got.empty()) CUDA_CHECK(cudaMemcpy(got.data(), m.output(), got.size() * sizeof(T), cudaMemcpyDeviceToHost));
-  Check out;
-  out.passed = true;
-  for (int i = 0; i < h.batch; ++i) {
-    const size_t co = size_t(h.row_off[i]) * h.nb, n = size_t(h.m[i]) * h.nb;
-    row.resize(n);
-    for (int r = 0; r < h.m[i]; ++r)
-      for (int j = 0; j < h.nb; ++j)
-        row[size_t(r) * h.nb + j] = got[co + size_t(h.layout == Layout::Row ? int64_t(r) * h.nb + j : int64_t(j) * h.m[i] + r)];
-    ErrReport e = max_norm_err(row.data(), R.c.data() + co, R.abs.data() + co, int64_t(n));
-    const bool bad = !e.finite || e.max_err > tol;
-    if (e.finite) out.max_err = std::max(out.max_err, e.max_err);
-    if (bad && out.passed) {
-      out.passed = false;
-      char buf[256];
-      std::snprintf(buf, sizeof buf, "%s: matrix %d row %lld col %lld: got %.9g, want %.9g%s", when, i, (long long)(e.where / h.nb),
-                    (long long)(e.where % h.nb), e.got, e.want, e.finite ? "" : " (not finite: unwritten or overflow)");
-      out.detail = buf;
-      if (!e.finite) out.max_err = std::numeric_limits<double>::infinity();
-    }
-  }
-  return out;
+  return check_spmm(got, g, R, tol, when);
 }
 
-void emit_env(const char* exe) {
-  int rt = 0, drv = 0, dev = 0;
-  CUDA_CHECK(cudaRuntimeGetVersion(&rt));
-  CUDA_CHECK(cudaDriverGetVersion(&drv));
+void emit_driver_env(const char* exe) {
+  int dev = 0;
   CUDA_CHECK(cudaGetDevice(&dev));
-  Json c;
-  c.str("runtime", cuda_version_text(rt)).str("driver", cuda_version_text(drv));
+  Json c = cuda_versions();
 #ifndef SPB_NO_PEERS
   {
     cusparseHandle_t hs; int v = 0;
-    CUSPARSE_CHECK(cusparseCreate(&hs)); CUSPARSE_CHECK(cusparseGetVersion(hs, &v)); cusparseDestroy(hs);
+    LIB_CHECK(cusparseCreate(&hs)); LIB_CHECK(cusparseGetVersion(hs, &v)); cusparseDestroy(hs);
     c.str("cusparse", cusparse_version_text(v));
     cublasHandle_t hb;
-    CUBLAS_CHECK(cublasCreate(&hb)); CUBLAS_CHECK(cublasGetVersion(hb, &v)); cublasDestroy(hb);
+    LIB_CHECK(cublasCreate(&hb)); LIB_CHECK(cublasGetVersion(hb, &v)); cublasDestroy(hb);
     c.str("cublas", cublas_version_text(v));
   }
 #endif
-  Json().str("type", "env").integer("protocol", 1).str("backend", "cuda").str("executable", exe).raw("devices", "[" + gpu_json(dev) + "]")
-      .raw("cuda", c.done()).emit();
+  emit_env(exe, "[" + gpu_json(dev) + "]", c);
 }
 
 
@@ -195,7 +114,7 @@ struct CaseInfo {
 };
 
 void emit_result(const CaseInfo& ci, const std::string& method, const std::string& family, const std::string& status, const std::string& reason,
-                 const std::vector<double>& samples, double peak, bool checked, const Check& chk, const std::string& info_json,
+                 const std::vector<double>& samples, double peak, bool checked, const SpmmCheck& chk, const std::string& info_json,
                  const std::string& region = "") {
   Json params;
   params.integer("nb", ci.nb).str("precision", ci.precision).str("mode", ci.mode).str("layout", ci.layout).integer("batch", ci.batch)
@@ -225,10 +144,10 @@ std::string info_json(const Method<T>& m, int reps, int calls_per_graph = 0, con
 
 // Runs one method on one case: setup, first-run verification, warm-up, samples, last verification.
 template <typename T>
-void run_method(Method<T>& m, const HostBatch<T>& h, const Reference& R, const DeviceInfo& dev, const CaseInfo& ci, const Options& o,
+void run_method(Method<T>& m, const HostBatch<T>& h, const SpmmBatchData<T>& g, const SpmmReference& R, const DeviceInfo& dev, const CaseInfo& ci, const Options& o,
                 cudaStream_t s) {
   const std::string na = m.not_applicable(h, dev);
-  Check none;
+  SpmmCheck none;
   if (!na.empty()) { emit_result(ci, m.name(), m.family(), "not_applicable", na, {}, 0, false, none, info_json(m, 0)); return; }
   cudaEvent_t ea = nullptr, eb = nullptr;
   cudaGraph_t graph = nullptr;
@@ -251,7 +170,7 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const Reference& R, const D
     poison();
     m.run(s);
     CUDA_CHECK(cudaStreamSynchronize(s));
-    Check first = verify(m, h, R, ci.tol, "first run");
+    SpmmCheck first = verify(m, g, R, ci.tol, "first run");
     if (!first.passed) {
       emit_result(ci, m.name(), m.family(), "failed", "", {}, double(m.peak_bytes()), true, first, info_json(m, 0));
       cleanup();
@@ -325,19 +244,14 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const Reference& R, const D
       samples.push_back(sample());
     }
     CUDA_CHECK(cudaStreamSynchronize(s));
-    Check last = verify(m, h, R, ci.tol, "after the last timed sample");
+    SpmmCheck last = verify(m, g, R, ci.tol, "after the last timed sample");
     if (!last.passed) emit_result(ci, m.name(), m.family(), "failed", "", {}, double(m.peak_bytes()), true, last, info_json(m, reps, calls_per_graph));
     else {
       last.max_err = std::max(last.max_err, first.max_err);
       emit_result(ci, m.name(), m.family(), "ok", "", samples, double(m.peak_bytes()), true, last, info_json(m, reps, calls_per_graph), mode);
     }
   } catch (const CudaError& e) {
-    cudaStreamCaptureStatus st;
-    if (cudaStreamIsCapturing(s, &st) == cudaSuccess && st != cudaStreamCaptureStatusNone) {
-      cudaGraph_t g = nullptr;
-      cudaStreamEndCapture(s, &g);
-      if (g) cudaGraphDestroy(g);
-    }
+    abandon_capture(s);
     cudaGetLastError();
     cudaStreamSynchronize(s);
     cudaGetLastError();
@@ -395,8 +309,8 @@ void explain_planner(const std::vector<Csr>& A, const Options& o, Layout layout,
       .raw("columns", "[\"#\",\"when\",\"method\"]").raw("rows", json_rows(planner_rule())).emit();
   std::vector<std::vector<std::string>> rows;
   for (long long nb : o.nbs) {
-    std::vector<double> b_ref;
-    const HostBatch<T> h = make_batch<T>(A, int(nb), layout, o.seed, b_ref);
+    SpmmBatchData<T> g = build_spmm_batch<T>(A, int(nb), batch_layout(layout), o.seed);
+    const HostBatch<T> h = make_batch(g);
     const Choice c = choose_ours(h, dev);
     rows.push_back({std::to_string(nb), c.method, c.rule});
   }
@@ -407,7 +321,7 @@ void explain_planner(const std::vector<Csr>& A, const Options& o, Layout layout,
 template <typename T>
 void run_all(const std::vector<Csr>& mats, const Options& o) {
   const Layout layout = o.layout == "col" ? Layout::Col : Layout::Row;
-  const std::vector<Csr> A = rounded<T>(mats);
+  const std::vector<Csr> A = rounded_batch<T>(mats);
   const DeviceInfo dev = DeviceInfo::query();
   cudaStream_t s;
   CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -428,9 +342,9 @@ void run_all(const std::vector<Csr>& mats, const Options& o) {
   const long long steps = (long long)o.nbs.size() * (1 + (long long)(o.methods.empty() ? all_methods<T>().size() : o.methods.size()));
   for (long long nb : o.nbs) {
     emit_progress(step++, steps, "nb " + std::to_string(nb) + ": making B and the float64 reference");
-    std::vector<double> b_ref;
-    HostBatch<T> h = make_batch<T>(A, int(nb), layout, o.seed, b_ref);
-    const Reference R = reference(A, h, b_ref);
+    SpmmBatchData<T> g = build_spmm_batch<T>(A, int(nb), batch_layout(layout), o.seed);
+    const SpmmReference R = spmm_reference(A, g);
+    HostBatch<T> h = make_batch(g);
     CaseInfo ci{int(nb), o.precision, o.mode, o.layout, h.batch, h.max_m, 2.0 * double(h.total_nnz) * double(nb),
                 double(h.total_nnz) * (sizeof(T) + 4) + double(h.total_rows + h.batch) * 4 + double(h.total_cols + h.total_rows) * nb * sizeof(T),
                 default_tol(sizeof(T) == 4)};
@@ -441,7 +355,7 @@ void run_all(const std::vector<Csr>& mats, const Options& o) {
     for (auto& m : methods) {
       if (!o.methods.empty() && std::find(o.methods.begin(), o.methods.end(), m->name()) == o.methods.end()) { m.reset(); continue; }
       emit_progress(step++, steps, "nb " + std::to_string(nb) + ": " + m->name());
-      run_method(*m, h, R, dev, ci, o, s);
+      run_method(*m, h, g, R, dev, ci, o, s);
       m.reset();
       release_pool(s);
     }
@@ -452,22 +366,9 @@ void run_all(const std::vector<Csr>& mats, const Options& o) {
 Options parse(const Args& a) {
   Options o;
   if (a.command() != "spmm") throw std::invalid_argument("expected the command 'spmm', got '" + a.command() + "'");
-  o.input = a.need("input");
-  o.nbs = a.ints("nb", "64");
-  if (o.nbs.empty()) throw std::invalid_argument("--nb needs at least one value");
-  for (long long nb : o.nbs) if (nb < 1 || nb > (1 << 20)) throw std::invalid_argument("--nb values must be in 1..1048576, got " + std::to_string(nb));
-  o.precision = a.get("precision", "f32");
-  if (o.precision != "f32" && o.precision != "f64") throw std::invalid_argument("--precision must be f32 or f64, got '" + o.precision + "'");
-  o.mode = a.get("mode", "kernel");
-  if (o.mode != "kernel" && o.mode != "e2e" && o.mode != "graph") throw std::invalid_argument("--mode must be kernel, e2e or graph, got '" + o.mode + "'");
-  o.layout = a.get("layout", "row");
-  if (o.layout != "row" && o.layout != "col") throw std::invalid_argument("--layout must be row or col, got '" + o.layout + "'");
+  parse_spmm_run(a, o);
   const std::vector<std::string> ms = a.list("methods", "all");
   if (!(ms.size() == 1 && ms[0] == "all")) o.methods = ms;
-  o.warmup = int(a.integer("warmup", 5));
-  o.samples = int(a.integer("samples", 20));
-  if (o.warmup < 0 || o.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
-  o.seed = uint64_t(a.integer("seed", 1));
   o.device = int(a.integer("device", 0));
   if (o.device < 0) throw std::invalid_argument("--device must be >= 0, got " + std::to_string(o.device));
   o.explain = a.has("explain");
@@ -491,7 +392,7 @@ int main(int argc, char** argv) {
   }
   try {
     CUDA_CHECK(cudaSetDevice(o.device));
-    emit_env(argv[0]);
+    emit_driver_env(argv[0]);
     if (o.precision == "f32") run_all<float>(mats, o);
     else run_all<double>(mats, o);
     emit_done();

@@ -5,17 +5,9 @@
 #include <cusparse.h>
 #include <string>
 #include <vector>
-#include "../common/check.cuh"
-#include "../spgemm/alloc.cuh"
+#include "../common/check_libs.cuh"
+#include "../common/tracking_alloc.cuh"
 #include "../spgemm/hash_kernels.cuh"
-
-// Names the status (e.g. CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) and its text, then throws spb::CudaError.
-#define SPGEMM_CUSPARSE(call)                                                                                 \
-  do {                                                                                                        \
-    cusparseStatus_t spg_st_ = (call);                                                                        \
-    if (spg_st_ != CUSPARSE_STATUS_SUCCESS)                                                                   \
-      ::spb::fail("cuSPARSE", #call, std::string(cusparseGetErrorName(spg_st_)) + ": " + cusparseGetErrorString(spg_st_), __FILE__, __LINE__); \
-  } while (0)
 
 namespace spb::spgemm {
 
@@ -34,8 +26,8 @@ template <typename T>
 class CusparseSpgemm {
  public:
   explicit CusparseSpgemm(cudaStream_t s) {
-    SPGEMM_CUSPARSE(cusparseCreate(&handle_));
-    SPGEMM_CUSPARSE(cusparseSetStream(handle_, s));
+    LIB_CHECK(cusparseCreate(&handle_));
+    LIB_CHECK(cusparseSetStream(handle_, s));
   }
   ~CusparseSpgemm() { cusparseDestroy(handle_); }
   CusparseSpgemm(const CusparseSpgemm&) = delete;
@@ -50,49 +42,49 @@ class CusparseSpgemm {
     C = DevCsr<T>{};
     C.rows = A.rows; C.cols = B.cols;
     C.rp = al.alloc<int>(size_t(A.rows) + 1);
-    SPGEMM_CUSPARSE(cusparseCreateCsr(&sc.a, A.rows, A.cols, A.nnz, A.rp, A.ci, A.v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt));
-    SPGEMM_CUSPARSE(cusparseCreateCsr(&sc.b, B.rows, B.cols, B.nnz, B.rp, B.ci, B.v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt));
-    SPGEMM_CUSPARSE(cusparseCreateCsr(&sc.c, A.rows, B.cols, 0, C.rp, nullptr, nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt));
-    SPGEMM_CUSPARSE(cusparseSpGEMM_createDescr(&sc.d));
+    LIB_CHECK(cusparseCreateCsr(&sc.a, A.rows, A.cols, A.nnz, A.rp, A.ci, A.v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt));
+    LIB_CHECK(cusparseCreateCsr(&sc.b, B.rows, B.cols, B.nnz, B.rp, B.ci, B.v, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt));
+    LIB_CHECK(cusparseCreateCsr(&sc.c, A.rows, B.cols, 0, C.rp, nullptr, nullptr, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, vt));
+    LIB_CHECK(cusparseSpGEMM_createDescr(&sc.d));
     const T alpha = 1, beta = 0;
     const cusparseOperation_t op = CUSPARSE_OPERATION_NON_TRANSPOSE;
     size_t s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0;
     if (alg == CusparseAlg::Reuse) {
       const cusparseSpGEMMAlg_t ra = CUSPARSE_SPGEMM_DEFAULT;
-      SPGEMM_CUSPARSE(cusparseSpGEMMreuse_workEstimation(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s1, nullptr));
+      LIB_CHECK(cusparseSpGEMMreuse_workEstimation(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s1, nullptr));
       void* b1 = sc.buf(s1);
-      SPGEMM_CUSPARSE(cusparseSpGEMMreuse_workEstimation(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s1, b1));
-      SPGEMM_CUSPARSE(cusparseSpGEMMreuse_nnz(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s2, nullptr, &s3, nullptr, &s4, nullptr));
+      LIB_CHECK(cusparseSpGEMMreuse_workEstimation(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s1, b1));
+      LIB_CHECK(cusparseSpGEMMreuse_nnz(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s2, nullptr, &s3, nullptr, &s4, nullptr));
       void* b2 = sc.buf(s2); void* b3 = sc.buf(s3); void* b4 = sc.buf(s4);
-      SPGEMM_CUSPARSE(cusparseSpGEMMreuse_nnz(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s2, b2, &s3, b3, &s4, b4));
+      LIB_CHECK(cusparseSpGEMMreuse_nnz(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s2, b2, &s3, b3, &s4, b4));
       sc.drop(b1); sc.drop(b2);
       alloc_output(sc, C, al);
-      SPGEMM_CUSPARSE(cusparseSpGEMMreuse_copy(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s5, nullptr));
+      LIB_CHECK(cusparseSpGEMMreuse_copy(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s5, nullptr));
       void* b5 = sc.buf(s5);
-      SPGEMM_CUSPARSE(cusparseSpGEMMreuse_copy(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s5, b5));
+      LIB_CHECK(cusparseSpGEMMreuse_copy(handle_, op, op, sc.a, sc.b, sc.c, ra, sc.d, &s5, b5));
       sc.drop(b3);
-      SPGEMM_CUSPARSE(cusparseSpGEMMreuse_compute(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ra, sc.d));
+      LIB_CHECK(cusparseSpGEMMreuse_compute(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ra, sc.d));
       return;  // b4, b5 freed by the scope
     }
     const cusparseSpGEMMAlg_t ca = alg == CusparseAlg::Alg1 ? CUSPARSE_SPGEMM_DEFAULT
                                  : alg == CusparseAlg::Alg2 ? CUSPARSE_SPGEMM_ALG2 : CUSPARSE_SPGEMM_ALG3;
-    SPGEMM_CUSPARSE(cusparseSpGEMM_workEstimation(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, &s1, nullptr));
+    LIB_CHECK(cusparseSpGEMM_workEstimation(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, &s1, nullptr));
     void* b1 = sc.buf(s1);
-    SPGEMM_CUSPARSE(cusparseSpGEMM_workEstimation(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, &s1, b1));
+    LIB_CHECK(cusparseSpGEMM_workEstimation(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, &s1, b1));
     void* b2 = nullptr;
     if (alg == CusparseAlg::Alg1) {
-      SPGEMM_CUSPARSE(cusparseSpGEMM_compute(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, &s2, nullptr));
+      LIB_CHECK(cusparseSpGEMM_compute(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, &s2, nullptr));
       b2 = sc.buf(s2);
     } else {
-      SPGEMM_CUSPARSE(cusparseSpGEMM_estimateMemory(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, chunk_fraction, &s3, nullptr, nullptr));
+      LIB_CHECK(cusparseSpGEMM_estimateMemory(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, chunk_fraction, &s3, nullptr, nullptr));
       void* b3 = sc.buf(s3);
-      SPGEMM_CUSPARSE(cusparseSpGEMM_estimateMemory(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, chunk_fraction, &s3, b3, &s2));
+      LIB_CHECK(cusparseSpGEMM_estimateMemory(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, chunk_fraction, &s3, b3, &s2));
       sc.drop(b3);
       b2 = sc.buf(s2);
     }
-    SPGEMM_CUSPARSE(cusparseSpGEMM_compute(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, &s2, b2));
+    LIB_CHECK(cusparseSpGEMM_compute(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d, &s2, b2));
     alloc_output(sc, C, al);
-    SPGEMM_CUSPARSE(cusparseSpGEMM_copy(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d));
+    LIB_CHECK(cusparseSpGEMM_copy(handle_, op, op, &alpha, sc.a, sc.b, &beta, sc.c, vt, ca, sc.d));
   }
 
  private:
@@ -115,11 +107,11 @@ class CusparseSpgemm {
 
   void alloc_output(Scope& sc, DevCsr<T>& C, TrackingAllocator& al) {
     int64_t r = 0, c = 0, nnz = 0;
-    SPGEMM_CUSPARSE(cusparseSpMatGetSize(sc.c, &r, &c, &nnz));
+    LIB_CHECK(cusparseSpMatGetSize(sc.c, &r, &c, &nnz));
     C.nnz = nnz;
     C.ci = al.alloc<int>(size_t(nnz));
     C.v = al.alloc<T>(size_t(nnz));
-    SPGEMM_CUSPARSE(cusparseCsrSetPointers(sc.c, C.rp, C.ci, C.v));
+    LIB_CHECK(cusparseCsrSetPointers(sc.c, C.rp, C.ci, C.v));
   }
 
   cusparseHandle_t handle_ = nullptr;

@@ -6,6 +6,7 @@
 // TF32 stays off (CUBLAS_DEFAULT_MATH; f32 verification at 1e-4 would catch TF32 rounding).
 // flops are still 2 * nnz(A) * nb, as the paper counts them. The cuBLAS workspace is ours (tracked).
 #pragma once
+#include <cublas_v2.h>
 #include <memory>
 #include "../common/check_libs.cuh"
 #include "../spmm/common.cuh"
@@ -55,11 +56,11 @@ class CublasPeer : public Method<T> {
           const int c = h.ci[q];
           A_h_[size_t(i) * m_ * k_ + (h.layout == Layout::Row ? size_t(r) * k_ + c : size_t(c) * m_ + r)] = h.val[q];
         }
-    CUBLAS_CHECK(cublasCreate(&h_));
-    CUBLAS_CHECK(cublasSetStream(h_, s));
-    CUBLAS_CHECK(cublasSetMathMode(h_, CUBLAS_DEFAULT_MATH));
+    LIB_CHECK(cublasCreate(&h_));
+    LIB_CHECK(cublasSetStream(h_, s));
+    LIB_CHECK(cublasSetMathMode(h_, CUBLAS_DEFAULT_MATH));
     const size_t ws_bytes = 32u << 20;  // NVIDIA's recommended cuBLAS workspace on Hopper
-    CUBLAS_CHECK(cublasSetWorkspace(h_, this->mem.template alloc<unsigned char>(ws_bytes), ws_bytes));
+    LIB_CHECK(cublasSetWorkspace(h_, this->mem.template alloc<unsigned char>(ws_bytes), ws_bytes));
     A_ = this->mem.template alloc<T>(a_elems);
     B_ = this->mem.template alloc<T>(h.B.n);
     C_ = this->mem.template alloc<T>(size_t(h.total_rows) * h.nb);
@@ -86,7 +87,7 @@ class CublasPeer : public Method<T> {
   void run(cudaStream_t s) override {
     const T one = T(1), zero = T(0);
     const int nb = hb_->nb, batch = hb_->batch;
-    CUBLAS_CHECK(cublasSetStream(h_, s));
+    LIB_CHECK(cublasSetStream(h_, s));
     // Row layout: C^T = B^T A^T in cuBLAS's column-major terms; column layout: C = A B directly.
     const bool row = hb_->layout == Layout::Row;
     const int M = row ? nb : m_, N = row ? m_ : nb;
@@ -95,14 +96,14 @@ class CublasPeer : public Method<T> {
       const T* Y = row ? A_ : B_;
       const int ldx = row ? nb : m_, ldy = row ? k_ : k_;
       const long long sx = row ? (long long)k_ * nb : (long long)m_ * k_, sy = row ? (long long)m_ * k_ : (long long)k_ * nb;
-      CUBLAS_CHECK(gemm_strided(h_, M, N, k_, &one, X, ldx, sx, Y, ldy, sy, &zero, C_, row ? nb : m_, (long long)m_ * nb, batch));
+      LIB_CHECK(gemm_strided(h_, M, N, k_, &one, X, ldx, sx, Y, ldy, sy, &zero, C_, row ? nb : m_, (long long)m_ * nb, batch));
     } else {
       T* const* Ap = ptr_;
       T* const* Bp = ptr_ + batch;
       T* const* Cp = ptr_ + 2 * batch;
       const T* const* X = const_cast<const T* const*>(row ? Bp : Ap);
       const T* const* Y = const_cast<const T* const*>(row ? Ap : Bp);
-      CUBLAS_CHECK(gemm_batched(h_, M, N, k_, &one, X, row ? nb : m_, Y, k_, &zero, Cp, row ? nb : m_, batch));
+      LIB_CHECK(gemm_batched(h_, M, N, k_, &one, X, row ? nb : m_, Y, k_, &zero, Cp, row ? nb : m_, batch));
     }
   }
   T* output() override { return C_; }

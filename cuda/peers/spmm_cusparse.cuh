@@ -5,6 +5,7 @@
 // Each picks the fastest of DEFAULT / CSR_ALG1 / CSR_ALG2 / CSR_ALG3 by timing them in setup and
 // reports the choice (and each trial) in info.
 #pragma once
+#include <cusparse.h>
 #include <memory>
 #include "../common/check_libs.cuh"
 #include "../common/timing.cuh"
@@ -56,8 +57,8 @@ class CusparsePeer : public Method<T> {
   }
   void setup(const HostBatch<T>& h, const DeviceInfo&, cudaStream_t s) override {
     hb_ = &h;
-    CUSPARSE_CHECK(cusparseCreate(&h_));
-    CUSPARSE_CHECK(cusparseSetStream(h_, s));
+    LIB_CHECK(cusparseCreate(&h_));
+    LIB_CHECK(cusparseSetStream(h_, s));
     build_host(h);
     rp_ = this->mem.template alloc<int>(rp_h_.n);
     ci_ = this->mem.template alloc<int>(ci_h_.n);
@@ -102,18 +103,18 @@ class CusparsePeer : public Method<T> {
     SpmmCall c;
     calls_.push_back(c);  // pushed first so the destructor frees whatever got created
     SpmmCall& x = calls_.back();
-    CUSPARSE_CHECK(cusparseCreateCsr(&x.A, m, k, nnz, rp, ci, val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dt));
-    CUSPARSE_CHECK(cusparseCreateDnMat(&x.B, k, nb, row ? nb : k, B, dt, row ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL));
-    CUSPARSE_CHECK(cusparseCreateDnMat(&x.C, m, nb, row ? nb : m, C, dt, row ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL));
+    LIB_CHECK(cusparseCreateCsr(&x.A, m, k, nnz, rp, ci, val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dt));
+    LIB_CHECK(cusparseCreateDnMat(&x.B, k, nb, row ? nb : k, B, dt, row ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL));
+    LIB_CHECK(cusparseCreateDnMat(&x.C, m, nb, row ? nb : m, C, dt, row ? CUSPARSE_ORDER_ROW : CUSPARSE_ORDER_COL));
   }
   void describe(const HostBatch<T>& h) {
     if (kind_ == BlockDiag) {
       add_call(h.total_rows, h.total_cols, h.total_nnz, rp_, ci_, val_, B_, C_);
     } else if (kind_ == Strided) {
       add_call(h.m[0], h.k[0], h.nnz[0], rp_, ci_, val_, B_, C_);
-      CUSPARSE_CHECK(cusparseCsrSetStridedBatch(calls_[0].A, h.batch, h.m[0] + 1, h.nnz[0]));
-      CUSPARSE_CHECK(cusparseDnMatSetStridedBatch(calls_[0].B, h.batch, int64_t(h.k[0]) * h.nb));
-      CUSPARSE_CHECK(cusparseDnMatSetStridedBatch(calls_[0].C, h.batch, int64_t(h.m[0]) * h.nb));
+      LIB_CHECK(cusparseCsrSetStridedBatch(calls_[0].A, h.batch, h.m[0] + 1, h.nnz[0]));
+      LIB_CHECK(cusparseDnMatSetStridedBatch(calls_[0].B, h.batch, int64_t(h.k[0]) * h.nb));
+      LIB_CHECK(cusparseDnMatSetStridedBatch(calls_[0].C, h.batch, int64_t(h.m[0]) * h.nb));
     } else {
       for (int i = 0; i < h.batch; ++i) {
         loop_mat_.push_back(i);
@@ -126,7 +127,7 @@ class CusparsePeer : public Method<T> {
   // a memset (what a caller of the non-batched API does), so the loop never depends on nnz = 0 support.
   void run_alg(cudaStream_t s, cusparseSpMMAlg_t alg, void* buf) {
     const T one = T(1), zero = T(0);
-    CUSPARSE_CHECK(cusparseSetStream(h_, s));
+    LIB_CHECK(cusparseSetStream(h_, s));
     for (size_t c = 0; c < calls_.size(); ++c) {
       if (kind_ == Loop) {
         const int i = loop_mat_[c];
@@ -136,7 +137,7 @@ class CusparsePeer : public Method<T> {
           continue;
         }
       }
-      CUSPARSE_CHECK(cusparseSpMM(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, calls_[c].A, calls_[c].B, &zero,
+      LIB_CHECK(cusparseSpMM(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, calls_[c].A, calls_[c].B, &zero,
                                   calls_[c].C, cuda_type<T>(), alg, buf));
     }
   }
@@ -146,7 +147,7 @@ class CusparsePeer : public Method<T> {
     for (size_t c = 0; c < calls_.size(); ++c) {
       if (kind_ == Loop && (hb_->m[loop_mat_[c]] == 0 || hb_->nnz[loop_mat_[c]] == 0)) continue;
       size_t sz = 0;
-      CUSPARSE_CHECK(cusparseSpMM_bufferSize(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, calls_[c].A, calls_[c].B,
+      LIB_CHECK(cusparseSpMM_bufferSize(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, calls_[c].A, calls_[c].B,
                                              &zero, calls_[c].C, cuda_type<T>(), alg, &sz));
       best = std::max(best, sz);
     }
@@ -197,7 +198,7 @@ class CusparsePeer : public Method<T> {
       if (kind_ == Loop && (hb_->m[loop_mat_[c]] == 0 || hb_->nnz[loop_mat_[c]] == 0)) continue;
       const cusparseStatus_t st = cusparseSpMM_preprocess(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, calls_[c].A,
                                                           calls_[c].B, &zero, calls_[c].C, cuda_type<T>(), alg_, buf_);
-      if (st != CUSPARSE_STATUS_SUCCESS) { this->info_s["preprocess"] = std::string("cusparseSpMM_preprocess: ") + cusparseGetErrorString(st); return; }
+      if (st != CUSPARSE_STATUS_SUCCESS) { this->info_s["preprocess"] = "cusparseSpMM_preprocess: " + status_text(st); return; }
     }
     CUDA_CHECK(cudaStreamSynchronize(s));
     this->info_s["preprocess"] = "cusparseSpMM_preprocess in setup";

@@ -54,7 +54,7 @@ struct HashOptions {
   bool pieces = false, chunk_bounds = false, bucket_rank = false;
   // hash-opt (v7): rows of more than long_nnz nonzeros of A are walked in segments by many blocks into a global
   // accumulator (0: off); rows of one nonzero of A with at most direct_max products are a scaled copy of the B row.
-  int long_nnz = 0, direct_max = 0;
+  int long_nnz = 0, long_prod = 0, direct_max = 0;
 };
 
 inline HashOptions paper_options() { return HashOptions{}; }
@@ -63,16 +63,12 @@ inline HashOptions opt_options() {
   o.opt = true; o.load = 0.5; o.bitonic_above = 64; o.dense_by_density = true; o.flat_products = true;
   o.hash_mul = 0x9E3779B1u;
   o.pieces = o.chunk_bounds = o.bucket_rank = true;
-  // Long rows (more than 4096 nonzeros of A) split into windows of products over many blocks: OFF by default. Its first
-  // version (A-nonzero segments, bitmap atomics) was verified on the H100 but slower than the dense chunks on the
-  // long-row classes (docs/spgemm-notes.md, v7); the product-window version compiled but has not run on a GPU yet.
-  // SPB_SPGEMM_LONG=1 turns it on, for the A/B of the next GPU session; SPB_SPGEMM_LONG=N > 1 sets the threshold
-  // (tests send many rows down the path with a small one).
-  if (const char* on = std::getenv("SPB_SPGEMM_LONG")) {
-    const int v = std::atoi(on);
-    if (v == 1) o.long_nnz = 4096;
-    else if (v > 1) o.long_nnz = v;
-  }
+  // Long rows: more than 4096 nonzeros of A, or more than 65536 products mostly from one B row (k_products), are cut into
+  // windows of products over many blocks (docs/spgemm-notes.md, v8). SPB_SPGEMM_LONG=N sets the nonzero threshold
+  // (tests send many rows down the path with a small one), SPB_SPGEMM_LONG_PROD=N the product threshold (0: off).
+  o.long_nnz = 4096; o.long_prod = 65536;
+  if (const char* v = std::getenv("SPB_SPGEMM_LONG")) { const int x = std::atoi(v); if (x > 1) o.long_nnz = x; }
+  if (const char* v = std::getenv("SPB_SPGEMM_LONG_PROD")) o.long_prod = std::max(0, std::atoi(v));
   // a warp copies a direct row in at most 256 coalesced steps; longer B rows take the chunked paths
   o.direct_max = 8192;
   // diagnosis only: SPB_SPGEMM_OFF=pieces,bounds,bucket,long,direct turns v6's changes off one by one (A/B on one build)
@@ -81,7 +77,7 @@ inline HashOptions opt_options() {
     if (v.find("pieces") != std::string::npos) o.pieces = false;
     if (v.find("bounds") != std::string::npos) o.chunk_bounds = false;
     if (v.find("bucket") != std::string::npos) o.bucket_rank = false;
-    if (v.find("long") != std::string::npos) o.long_nnz = 0;
+    if (v.find("long") != std::string::npos) o.long_nnz = o.long_prod = 0;
     if (v.find("direct") != std::string::npos) o.direct_max = 0;
   }
   return o;

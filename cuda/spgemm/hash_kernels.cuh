@@ -38,6 +38,8 @@ struct GroupLimits {
   int dense_ratio = 0;
   int ncols = 0;
   int long_nnz = 0;    // > 0: rows with more nonzeros of A than this take the long group
+  int long_prod = 0;   // > 0: so do rows of more products than this that cover an eighth of C's columns or more
+  int long_cap = 0;    // entries of lrow/loff (the host's bound on the long rows)
   int direct_max = 0;  // > 0: rows of one nonzero of A whose B row has 1..direct_max entries take the direct group
   __host__ __device__ int long_group() const { return n + 1; }
   __host__ __device__ int direct_group() const { return n + 2; }
@@ -266,19 +268,29 @@ __global__ void k_products(int m, const int* __restrict__ arp, const int* __rest
   const int row = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
   const int a0 = row < m ? arp[row] : 0, a1 = row < m ? arp[row + 1] : 0;
   long long p = 0;
+  int big = 0;  // the row's longest B row
   // rows of more than 32 nonzeros are summed by their whole warp (an R-MAT hub row of thousands of nonzeros
   // walked by one thread was the tail of this kernel)
-  const bool lng = gl.long_nnz > 0 && a1 - a0 > gl.long_nnz;
-  const bool wide = a1 - a0 > 32 && !lng;
-  if (!wide && !lng) for (int k = a0; k < a1; ++k) { const int a = aci[k]; p += brp[a + 1] - brp[a]; }
+  const bool lng_a = gl.long_nnz > 0 && a1 - a0 > gl.long_nnz;
+  const bool wide = a1 - a0 > 32 && !lng_a;
+  if (!wide && !lng_a) for (int k = a0; k < a1; ++k) { const int a = aci[k], l = brp[a + 1] - brp[a]; p += l; big = max(big, l); }
   for (unsigned w = __ballot_sync(0xffffffffu, wide); w; w &= w - 1) {
     const int src = __ffs(w) - 1;
     const int s0 = __shfl_sync(0xffffffffu, a0, src), s1 = __shfl_sync(0xffffffffu, a1, src);
     long long q = 0;
-    for (int k = s0 + lane; k < s1; k += 32) { const int a = aci[k]; q += brp[a + 1] - brp[a]; }
-    for (int o = 16; o > 0; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
-    if (lane == src) p = q;
+    int bq = 0;
+    for (int k = s0 + lane; k < s1; k += 32) { const int a = aci[k], l = brp[a + 1] - brp[a]; q += l; bq = max(bq, l); }
+    for (int o = 16; o > 0; o >>= 1) { q += __shfl_xor_sync(0xffffffffu, q, o); bq = max(bq, __shfl_xor_sync(0xffffffffu, bq, o)); }
+    if (lane == src) { p = q; big = bq; }
   }
+  // A row whose products are mostly one long B row (the neighbours of a full row) is walked by a single dense-path block
+  // per chunk: it takes the long group too when it has more than long_prod products, at least half of them from one B
+  // row, covering an eighth of the columns or more (so its global accumulator is not mostly empty). Rows whose products
+  // spread over many B rows (R-MAT and power-law hubs) stay dense, where they run in parallel: sending them down the
+  // long path cost 15-20 % on rmat16/18 (H200 A/B, docs/spgemm-notes.md v8). k_long_prefix_fix adds the row's products
+  // to the total, so they are not added here.
+  const bool lng = lng_a || (gl.long_prod > 0 && p > gl.long_prod && 2LL * big >= p && p * 8 >= gl.ncols);
+  if (lng) p = 0;
   if (row < m) {
     int pi = int(p);
     if (p > INT_MAX) { atomicExch(overflow, 1); pi = INT_MAX; }
@@ -287,9 +299,13 @@ __global__ void k_products(int m, const int* __restrict__ arp, const int* __rest
     if (lng) {
       g = gl.long_group();
       d = atomicAdd(&lsmall[1], 1);
-      lrow[d] = row;
-      loff[d] = atomicAdd(&lsmall[2], na);
-      atomicMax(&lsmall[0], (na + kLongSeg - 1) / kLongSeg);
+      if (d < gl.long_cap) {
+        lrow[d] = row;
+        loff[d] = atomicAdd(&lsmall[2], na);
+        atomicMax(&lsmall[0], (na + kLongSeg - 1) / kLongSeg);
+      } else {
+        atomicExch(overflow, 1);  // more long rows than the bound: only possible beyond 2^31 - 1 products in all
+      }
     } else if (g >= 0 && gl.direct_max > 0 && na == 1 && pi <= gl.direct_max) {
       g = gl.direct_group(); c = pi;
     }
@@ -844,15 +860,35 @@ __global__ void __launch_bounds__(kLongBlock) k_long_prefix_fix(const int* __res
 }
 
 // Flags the columns of the row's products (symbolic) or also adds the products into its values (numeric, vals set),
-// window by window: window w holds the row's products [w * kLongWindow, (w + 1) * kLongWindow); its nonzeros of A are
-// found by binary search in the prefix and their B rows clipped to the window. Grid: (blocks a row, rows in batch).
+// window by window: window w holds the row's products [w * kLongWindow, (w + 1) * kLongWindow). Each thread takes
+// kLongPer consecutive products of the window (merge-path style: one binary search in the prefix for its first
+// nonzero of A, then forward), so rows of A whose B rows have one to three entries keep every lane busy (a warp a
+// nonzero idled 29-31 lanes: v7's 0.13-0.27 ms for 0.2-0.6 M products). Products on the last two columns a thread
+// saw (hub columns of B: every product of a near-empty matrix's long row) are summed in registers, and a warp whose
+// lanes all end on one column sums them before its single atomic; a flag is read before it is stored, so a hot column
+// is written once, not by every product. Grid: (blocks a row, rows in batch).
+constexpr int kLongPer = kLongWindow / kLongBlock;
+template <typename T>
+__device__ __forceinline__ void long_flush(int c, T v, unsigned char* fl, T* rv) {
+  if (c < 0) return;
+  if (!fl[c]) fl[c] = 1;
+  if (rv) atomicAdd(&rv[c], v);
+}
+template <typename T>
+__device__ __forceinline__ void long_flush_warp(int c, T v, int lane, unsigned char* fl, T* rv) {
+  const int c0 = __shfl_sync(0xffffffffu, c, 0);
+  if (__all_sync(0xffffffffu, c == c0)) {
+    for (int o = 16; o > 0; o >>= 1) v += __shfl_xor_sync(0xffffffffu, v, o);
+    if (lane == 0) long_flush(c0, v, fl, rv);
+  } else {
+    long_flush(c, v, fl, rv);
+  }
+}
 template <typename T>
 __global__ void __launch_bounds__(kLongBlock) k_long_walk(const int* __restrict__ lrow, const int* __restrict__ loff, const long long* __restrict__ lprod,
                                                           const long long* __restrict__ pre, const int* __restrict__ arp, const int* __restrict__ aci,
                                                           const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
                                                           const T* __restrict__ bv, unsigned char* flags, long long fstride, T* vals, long long ncols) {
-  __shared__ int scratch[32];
-  __shared__ int sh[pieces_ints(kLongBlock)];
   __shared__ int win[2];
   const int row = lrow[blockIdx.y];
   const int a0 = arp[row], na = arp[row + 1] - a0;
@@ -860,28 +896,45 @@ __global__ void __launch_bounds__(kLongBlock) k_long_walk(const int* __restrict_
   const long long* pr = pre + loff[blockIdx.y];
   unsigned char* fl = flags + (long long)blockIdx.y * fstride;
   T* rv = vals ? vals + (long long)blockIdx.y * ncols : nullptr;
+  const int lane = threadIdx.x & 31;
   for (long long p0 = (long long)blockIdx.x * kLongWindow; p0 < P; p0 += (long long)gridDim.x * kLongWindow) {
     const long long p1 = min(P, p0 + kLongWindow);
     __syncthreads();  // win is rewritten
-    if (threadIdx.x < 2) {  // first nonzero whose inclusive prefix exceeds p0 / reaches p1
+    if (threadIdx.x < 2) {  // the window's nonzeros: first whose inclusive prefix exceeds p0, first that reaches p1
       const long long key = threadIdx.x ? p1 : p0 + 1;
       int lo = 0, hi = na;
       while (lo < hi) { const int mid = (lo + hi) >> 1; if (pr[mid] < key) lo = mid + 1; else hi = mid; }
       win[threadIdx.x] = lo;
     }
     __syncthreads();
-    pieces_walk(a0 + win[0], a0 + min(na - 1, win[1]) + 1, [&](int k, int& s, int& e) {
-      const int a = aci[k];
-      const int b0 = brp[a], len = brp[a + 1] - b0;
-      const long long start = pr[k - a0] - len;  // product index of the B row's first entry
-      s = b0 + int(max(0LL, p0 - start));
-      e = b0 + int(min((long long)len, p1 - start));
-      if (e < s) e = s;
-    }, sh, scratch, [&](int l, int k) {
-      const int c = bci[l];
-      fl[c] = 1;
-      if (rv) atomicAdd(&rv[c], av[k] * bv[l]);
-    });
+    long long q = p0 + (long long)threadIdx.x * kLongPer;
+    const long long q1 = min(p1, q + kLongPer);
+    // two columns held in registers (the most recent first): B rows of two entries (a near-empty matrix with two long
+    // columns) alternate between two hot columns, which one slot would flush at every product
+    int c_run = -1, c_old = -1;
+    T v_run = T(0), v_old = T(0);
+    if (q < q1) {
+      int lo = win[0], hi = min(na - 1, win[1]);  // this thread's first nonzero: first with prefix > q
+      while (lo < hi) { const int mid = (lo + hi) >> 1; if (pr[mid] <= q) lo = mid + 1; else hi = mid; }
+      for (int k = lo; q < q1; ++k) {
+        const long long end = pr[k];
+        if (end <= q) continue;  // a nonzero whose B row is empty
+        const int a = aci[a0 + k];
+        const int b0 = brp[a];
+        const long long start = end - (brp[a + 1] - b0);
+        const T x = rv ? av[a0 + k] : T(0);
+        for (const long long e = min(q1, end); q < e; ++q) {
+          const int l = b0 + int(q - start);
+          const int c = bci[l];
+          if (c == c_old) { const int tc = c_run; c_run = c_old; c_old = tc; const T tv = v_run; v_run = v_old; v_old = tv; }
+          else if (c != c_run) { long_flush(c_old, v_old, fl, rv); c_old = c_run; v_old = v_run; c_run = c; v_run = T(0); }
+          if (rv) v_run += x * bv[l];
+        }
+      }
+    }
+    // the whole block reaches this point each window: a warp whose lanes all hold one column in a slot adds once
+    long_flush_warp(c_run, v_run, lane, fl, rv);
+    long_flush_warp(c_old, v_old, lane, fl, rv);
   }
 }
 

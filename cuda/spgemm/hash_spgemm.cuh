@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 #include "../common/check.cuh"
-#include "alloc.cuh"
+#include "../common/tracking_alloc.cuh"
 #include "config.cuh"
 #include "hash_kernels.cuh"
 
@@ -34,7 +34,8 @@ inline std::vector<std::vector<std::string>> explain_rows(const HashConfig& c) {
                     std::to_string(p.dense_width) + unit,
                     std::to_string(p.dense_block), "-"});
     if (c.opt.long_nnz > 0)
-      rows.push_back({name, std::to_string(g + 1), "LONG/SEGMENTS", "nnz of A > " + std::to_string(c.opt.long_nnz) + " (any count)",
+      rows.push_back({name, std::to_string(g + 1), "LONG/WINDOWS", "nnz of A > " + std::to_string(c.opt.long_nnz) +
+                      (c.opt.long_prod > 0 ? " or products > " + std::to_string(c.opt.long_prod) + ", half from one B row, >= cols/8" : std::string()),
                       "global column flags" + std::string(numeric ? " + values" : "") + " of the row", std::to_string(kLongBlock) + " (windows of " + std::to_string(kLongWindow) + " products)", "-"});
     if (c.opt.direct_max > 0)
       rows.push_back({name, std::to_string(g + 2), "DIRECT/COPY", "1 nnz of A, products 1-" + std::to_string(c.opt.direct_max),
@@ -170,8 +171,11 @@ class HashSpgemm {
     const int m = w.m;
     // one scratch block: the small block first (its 64-bit total stays 8-byte aligned), prod, cnt (m + 1), didx,
     // perm, gid (bytes last)
-    // perm, lrow and loff (long rows: at most nnz(A) / (long_nnz + 1) of them), gid (bytes last)
-    const size_t lcap = cfg_.opt.long_nnz > 0 ? size_t(w.A.nnz / (cfg_.opt.long_nnz + 1) + 1) : 1;
+    // perm, lrow and loff, gid (bytes last). Long rows: at most nnz(A) / (long_nnz + 1) by nonzeros, and by products
+    // at most (2^31 - 1) / long_prod while the products fit the int32 path (k_products flags the rest as overflow)
+    size_t lcap = 1;
+    if (cfg_.opt.long_nnz > 0) lcap += size_t(w.A.nnz / (cfg_.opt.long_nnz + 1));
+    if (cfg_.opt.long_prod > 0) lcap += std::min<size_t>(size_t(m), size_t(INT_MAX / cfg_.opt.long_prod));
     const size_t ints = kSmallInts + size_t(m) * 4 + 1 + 2 * lcap;
     int* base = static_cast<int*>(w.tmp(sizeof(int) * ints + size_t(m)));
     w.small = base; w.prod = base + kSmallInts; w.cnt = w.prod + m; w.didx = w.cnt + m + 1; w.perm = w.didx + m;
@@ -180,6 +184,7 @@ class HashSpgemm {
     int* hs = static_cast<int*>(host_);
     CUDA_CHECK(cudaMemsetAsync(w.small, 0, sizeof(int) * kSmallInts, main_));
     w.gs = limits(cfg_.sym, w.n, false);
+    w.gs.long_cap = int(lcap);
     const int tpb = 256;
     unsigned long long* total = reinterpret_cast<unsigned long long*>(w.small + kTotal);
     k_products<<<(m + 1 + tpb - 1) / tpb, tpb, 0, main_>>>(m, w.A.rp, w.A.ci, w.B.rp, w.prod, w.cnt, w.didx, w.gid, w.gs,
@@ -410,6 +415,7 @@ class HashSpgemm {
       g.dense_ratio = numeric ? 16 : 8;
     }
     g.long_nnz = cfg_.opt.long_nnz;
+    g.long_prod = cfg_.opt.long_prod;
     g.direct_max = cfg_.opt.direct_max;
     return g;
   }

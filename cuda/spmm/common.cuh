@@ -1,5 +1,6 @@
-// Batched SpMM: device layout of a batch, dense indexing, the tracking allocator and the Method
-// interface every kernel and peer implements (so the driver times and verifies them all alike).
+// Batched SpMM: device layout of a batch, dense indexing and the Method interface every kernel and
+// peer implements (so the driver times and verifies them all alike). Each method's device memory goes
+// through its own TrackingAllocator (cuda/common/tracking_alloc.cuh, plain cudaMalloc).
 #pragma once
 #include <cuda_runtime.h>
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 #include "../common/check.cuh"
+#include "../common/tracking_alloc.cuh"
 
 namespace spb {
 
@@ -93,43 +95,6 @@ struct DeviceInfo {
   }
 };
 
-// Tracking allocator: every device allocation of a method goes through it, so peak_mem_bytes is
-// exact for what the method itself allocated (library workspaces and dense copies included).
-class DevMem {
- public:
-  DevMem() = default;
-  DevMem(const DevMem&) = delete;
-  DevMem& operator=(const DevMem&) = delete;
-  ~DevMem() { release(); }
-  template <typename U>
-  U* alloc(size_t count) {
-    size_t bytes = std::max<size_t>(count * sizeof(U), 1);
-    void* p = nullptr;
-    CUDA_CHECK(cudaMalloc(&p, bytes));
-    sizes_[p] = bytes;
-    cur_ += bytes;
-    peak_ = std::max(peak_, cur_);
-    return static_cast<U*>(p);
-  }
-  void free(void* p) {
-    auto it = sizes_.find(p);
-    if (it == sizes_.end()) return;
-    cur_ -= it->second;
-    sizes_.erase(it);
-    cudaFree(p);
-  }
-  void release() {
-    for (auto& kv : sizes_) cudaFree(kv.first);
-    sizes_.clear();
-    cur_ = 0;
-  }
-  size_t peak() const { return peak_; }
-
- private:
-  std::map<void*, size_t> sizes_;
-  size_t cur_ = 0, peak_ = 0;
-};
-
 // One SpMM method (ours, the paper's, or a peer). The driver calls, in order: not_applicable(),
 // setup() (allocations + first upload, untimed), then run() / upload() any number of times.
 template <typename T>
@@ -149,12 +114,14 @@ class Method {
   virtual T* output() = 0;
   // Peers whose library calls may refuse stream capture say so (graph mode then reports n/a).
   virtual bool library() const { return false; }
-  virtual size_t peak_bytes() const { return mem.peak(); }
+  virtual size_t peak_bytes() const { return mem.peak_since_begin(); }
   std::map<std::string, std::string> info_s;
   std::map<std::string, double> info_n;
 
  protected:
-  DevMem mem;
+  // Every device allocation of the method (library workspaces and dense copies included), so
+  // peak_bytes() is exact for what the method itself allocated.
+  TrackingAllocator mem;
 };
 
 inline int ceil_div(int64_t a, int64_t b) { return int((a + b - 1) / b); }

@@ -9,7 +9,7 @@ template <typename T>
 class DeviceBatch {
  public:
   enum Parts { kCsr = 1, kCoo = 2, kCsrFlat = 4 };
-  void setup(const HostBatch<T>& h, DevMem& mem, int parts) {
+  void setup(const HostBatch<T>& h, TrackingAllocator& mem, int parts) {
     h_ = &h;
     parts_ = parts;
     v.batch = h.batch; v.nb = h.nb; v.max_m = h.max_m;

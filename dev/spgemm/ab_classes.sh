@@ -5,7 +5,8 @@
 # hash-opt old on each matrix, then memcheck/racecheck on small cases. Writes OUT/summary.md and logs.
 # Usage (repo root): dev/spgemm/ab_classes.sh OUT BASEDIR [MATRICES...]; env AB_SAMPLES (10), AB_PREC (f32),
 # AB_NEW_ENV (environment of every run of the new build, e.g. "SPB_SPGEMM_LONG=1" for the long-row path),
-# AB_GROUPS (matrices whose per-group times are printed).
+# AB_GROUPS (matrices whose per-group times are printed), AB_OLD_ENV (environment of the BASE build's runs),
+# AB_VARIANTS ("label=VAR=value ..." : more timed runs of the new build, each with one more environment variable).
 set -u
 OUT=${1:?out}; BASE=${2:?base}; shift 2
 SAMPLES=${AB_SAMPLES:-10}; PRECS=${AB_PREC:-f32}
@@ -23,7 +24,8 @@ for n in $ODD_OLD stencil3d_40 stencil3d_64 grid2d_1000 uniform_200k rmat16 rmat
 for n in $ODD_NEW $MATS; do [ -f $M/$n.spb ] || /tmp/cg $M $n > $M/$n.log 2>&1 & done
 wait $b1 || { tail -30 "$OUT/build.log"; exit 1; }
 wait; cat $M/*.log > "$OUT/matrices.txt"; echo "built+gen $(( $(date +%s) - T0 ))s"
-run() { local x=$1; shift; [ "$x" = /tmp/new ] && x="env ${AB_NEW_ENV:-AB=1} $x"; timeout 150 $x spgemm "$@" 2>>"$OUT/stderr.log"; echo "{\"exit\":$?,\"args\":\"$*\"}"; }
+run() { local x=$1; shift; case $x in /tmp/new) x="env ${AB_NEW_ENV:-AB=1} $x";; /tmp/old) x="env ${AB_OLD_ENV:-AB=1} $x";; esac
+  timeout 150 $x spgemm "$@" 2>>"$OUT/stderr.log"; echo "{\"exit\":$?,\"args\":\"$*\"}"; }
 for p in f32 f64; do
   for n in one all_empty empty_rows dense_small big_row rmat14 $ODD_NEW; do run /tmp/new --a $M/$n.spb --precision $p --methods hash,hash-opt --warmup 0 --samples 1; done
   run /tmp/new --a $M/rect_a.spb --b $M/rect_b.spb --precision $p --methods hash,hash-opt --warmup 0 --samples 1
@@ -34,6 +36,9 @@ grep '"result"' "$OUT/correct.jsonl" | grep -v '"status":"ok"' | cut -c1-400 | h
 for p in $PRECS; do for n in $MATS; do
   run /tmp/new --a $M/$n.spb --precision $p --methods hash-opt,cusparse-alg1,cusparse-reuse --warmup 2 --samples $SAMPLES --breakdown
   [ -x /tmp/old ] && run /tmp/old --a $M/$n.spb --precision $p --methods hash-opt --warmup 2 --samples $SAMPLES --reference none | sed 's/"method":"hash-opt"/"method":"hash-opt-old"/'
+  for v in ${AB_VARIANTS:-}; do
+    run "env ${v#*=} /tmp/new" --a $M/$n.spb --precision $p --methods hash-opt --warmup 2 --samples $SAMPLES --reference none | sed "s/\"method\":\"hash-opt\"/\"method\":\"hash-opt-${v%%=*}\"/"
+  done
 done; done > "$OUT/timing.jsonl"
 echo "timing $(( $(date +%s) - T0 ))s"
 for n in ${AB_GROUPS:-}; do echo "== $n"; env ${AB_NEW_ENV:-AB=1} SPB_SPGEMM_GROUPS=serial timeout 60 /tmp/new spgemm --a $M/$n.spb --precision f32 --methods hash-opt --warmup 1 --samples 1 --breakdown --reference none 2>&1 >/dev/null; done > "$OUT/groups.txt"; cat "$OUT/groups.txt"

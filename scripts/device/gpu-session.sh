@@ -17,10 +17,12 @@ export SPBENCH_CACHE_DIR=/tmp/spbench-cache CI=1 SPBENCH_COMMIT=$(cat .commit 2>
 R=$OUT/$phase; mkdir -p "$R"
 # `sb` as an executable (not a function) so that `timeout` can run it.
 mkdir -p /tmp/sbbin; printf '#!/bin/sh\nexec node %s/bin/spbench.js "$@"\n' "$PWD" >/tmp/sbbin/sb; chmod +x /tmp/sbbin/sb; export PATH=/tmp/sbbin:$PATH
-step() { # step NAME CMD... : runs, logs to $R/NAME.log, prints one status line
+step() { # step NAME CMD... : runs, logs to $R/NAME.log (with into=FILE set: appended to $R/FILE.log under a header
+         # naming the step and its command), prints one status line
   local name=$1; shift
-  local t0=$SECONDS
-  timeout "${STEP_TIMEOUT:-540}" "$@" >"$R/$name.log" 2>&1; local rc=$?
+  local t0=$SECONDS log="$R/$name.log"
+  if [ -n "${into:-}" ]; then log="$R/$into.log"; printf '\n== %s (%s)\n' "$name" "$*" >>"$log"; fi
+  timeout "${STEP_TIMEOUT:-540}" "$@" >>"$log" 2>&1; local rc=$?
   printf '%-28s rc=%-3s %4ss\n' "$name" "$rc" "$((SECONDS - t0))" | tee -a "$R/steps.txt"
 }
 { echo "commit: $(cat .commit 2>/dev/null || echo unknown)"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; nvcc --version | tail -2; } >"$R/machine.txt" 2>&1
@@ -36,18 +38,22 @@ check)
   step gpu-test node scripts/gpu-test.mjs --log "$R/gpu-test-detail.log"
   sb gen --batch 7 --dim 1:70 --nnz-row 0:5 --seed 3 -o /tmp/odd.spb >/dev/null 2>&1 || sb gen --batch 7 --dim 1:70 --nnz-row 1:5 --seed 3 -o /tmp/odd.spb
   sb gen stencil:dims=2,n=30,points=9 -o /tmp/st.spb >/dev/null
+  # long rows of both kinds: two full rows (> 4096 nonzeros) and, with the product threshold lowered, their neighbours
+  sb gen longrow:n=6000,bw=1,long_rows=2,long_cols=1 -o /tmp/lr.spb >/dev/null
   spmm=$(ls /tmp/spbench-cache/bin/spbench-spmm-cuda-* | head -1); spgemm=$(ls /tmp/spbench-cache/bin/spbench-spgemm-cuda-* | head -1)
-  step san-spmm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods all --mode kernel --warmup 0 --samples 1
-  step san-spgemm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f64 --methods all --warmup 0 --samples 1
-  step san-spmm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
-  step san-spmm-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision f64 --layout col --methods all --mode kernel --warmup 0 --samples 1
-  step san-spmm-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision f32 --layout col --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
-  step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
-  step san-cusparse-racecheck compute-sanitizer --tool racecheck "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods cusparse-reuse --warmup 0 --samples 1
-  step spmm-readme sb spmm --batch 100 --dim 64 --json "$R/spmm-readme.json"
-  step spmm-targets sb spmm --batch 100 --dim 64,256 --nnz-row 3 --nb 64 --mode graph --json "$R/spmm-targets.json"
-  step spmm-huge sb spmm --batch 10000 --dim 64 --nnz-row 3 --nb 64 --mode graph --json "$R/spmm-huge.json"
-  step spgemm-rmat sb spgemm --gen rmat:scale=16,ef=8 --breakdown --explain --json "$R/spgemm-rmat16.json"
+  into=sanitizers step san-spmm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods all --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spgemm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f64 --methods all --warmup 0 --samples 1
+  into=sanitizers step san-spmm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision f64 --layout col --methods all --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision f32 --layout col --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
+  into=sanitizers step san-spgemm-long-memcheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f64 --methods hash-opt --warmup 0 --samples 1
+  into=sanitizers step san-spgemm-long-racecheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f32 --methods hash-opt --warmup 0 --samples 1
+  into=sanitizers step san-cusparse-racecheck compute-sanitizer --tool racecheck "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods cusparse-reuse --warmup 0 --samples 1
+  into=acceptance step spmm-readme sb spmm --batch 100 --dim 64 --json "$R/spmm-readme.json"
+  into=acceptance step spmm-targets sb spmm --batch 100 --dim 64,256 --nnz-row 3 --nb 64 --mode graph --json "$R/spmm-targets.json"
+  into=acceptance step spmm-huge sb spmm --batch 10000 --dim 64 --nnz-row 3 --nb 64 --mode graph --json "$R/spmm-huge.json"
+  into=acceptance step spgemm-rmat sb spgemm --gen rmat:scale=16,ef=8 --breakdown --explain --json "$R/spgemm-rmat16.json"
   ;;
 smoke)
   step smoke-base sb run reports/suites/ci-smoke.json --backend cuda --json "$R/ci-smoke.json"

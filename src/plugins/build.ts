@@ -37,7 +37,7 @@ export interface PluginBuildPlan {
 }
 
 /** Folders/files under cuda/ that a runner driver may include: they enter the hash. */
-const RUNNER_INPUTS = ['include', 'common', 'spgemm/alloc.cuh'];
+const RUNNER_INPUTS = ['include', 'common'];
 const HEADER = /\.(h|hh|hpp|cuh|inl)$/;
 
 function filesUnder(root: string, rel: string): string[] {

@@ -19,6 +19,14 @@ inline cudaError_t cudaMallocHost(void** p, size_t n) { *p = std::malloc(n); ret
 template <class T> cudaError_t cudaMallocHost(T** p, size_t n) { *p = (T*)std::malloc(n); return 0; }
 inline cudaError_t cudaFreeHost(void* p) { std::free(p); return 0; }
 inline cudaError_t cudaGetLastError() { return 0; }
+// the tracking allocator's (cuda/common/tracking_alloc.cuh) stream-ordered path and pool setting
+typedef void* cudaMemPool_t;
+enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold };
+inline cudaError_t cudaMallocAsync(void** p, size_t n, cudaStream_t) { return cudaMalloc(p, n); }
+inline cudaError_t cudaFreeAsync(void* p, cudaStream_t) { return cudaFree(p); }
+inline cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t = nullptr) { std::memset(p, v, n); return 0; }
+inline cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* p, int) { *p = nullptr; return 0; }
+inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t, cudaMemPoolAttr, void*) { return 0; }
 struct int4 { int x, y, z, w; };
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 struct dim3 { unsigned x = 1, y = 1, z = 1; dim3() = default; dim3(unsigned a, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };

@@ -125,6 +125,7 @@ inline unsigned __ballot_sync(unsigned, int p) {
   emu_block->warp_bar[w]->arrive_and_wait();
   return r;
 }
+inline int __all_sync(unsigned m, int p) { return __ballot_sync(m, p) == 0xffffffffu; }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __ffs(unsigned x) { return __builtin_ffs(int(x)); }
 

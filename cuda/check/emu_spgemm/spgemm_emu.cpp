@@ -82,8 +82,6 @@ std::vector<Case> cases() {
   return out;
 }
 
-template <typename T> void round_values(Csr& c) { for (double& v : c.values) v = double(T(v)); }
-
 template <typename T>
 DevCsr<T> to_dev(const Csr& c) {
   DevCsr<T> d; d.rows = int(c.rows); d.cols = int(c.cols); d.nnz = c.nnz();
@@ -127,12 +125,13 @@ int run_all(const char* label, bool only_opt) {
 }  // namespace
 
 // spgemm_emu [--long N]: hash and hash-opt in f32; with --long, hash-opt alone in f64 with every row of more than N
-// nonzeros of A sent down its long-row path (SPB_SPGEMM_LONG=N).
+// nonzeros of A (or of more than 500 products) sent down its long-row path (SPB_SPGEMM_LONG=N).
 int main(int argc, char** argv) {
   const bool lng = argc == 3 && std::string(argv[1]) == "--long";
-  if (lng) setenv("SPB_SPGEMM_LONG", argv[2], 1);
+  // rows of few nonzeros but more than 500 products covering an eighth of the columns (a full row's neighbours) too
+  if (lng) { setenv("SPB_SPGEMM_LONG", argv[2], 1); setenv("SPB_SPGEMM_LONG_PROD", "500", 1); }
   const char* l = std::getenv("SPB_SPGEMM_LONG");
-  std::printf("SPB_SPGEMM_LONG=%s\n", l ? l : "(unset: long path off)");
+  std::printf("SPB_SPGEMM_LONG=%s\n", l ? l : "(unset: default threshold)");
   // CI time: the default configuration in f32, the long-row path in f64 (each pass a few minutes of emulation)
   const int bad = lng ? run_all<double>("f64", true) : run_all<float>("f32", false);
   return bad ? 1 : 0;
