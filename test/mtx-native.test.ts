@@ -111,3 +111,41 @@ test('an unavailable executable falls back to the TypeScript reader', async () =
   const p = file(valid[0][1]);
   assert.equal(await readMtxNative(p, { exe: join(dir, 'no-such-exe') }), undefined);
 });
+
+// Tokens at the edges of the fast paths (native Clinger path, from_chars; TypeScript scanNumber):
+// each value must be exactly Number(token), the sign of zero included.
+const edgeTokens = [
+  '1e-310', '-1e-310', '4.9e-324', '2.2250738585072011e-308', '1.7976931348623157e308', '0.1', '0.10000000000000000555111512312578270211815834045410156250001',
+  '0.1000000000000000055511151231257827', '-0', '-0.0', '+0', '0e400', '-0e-400', '1E+5', '1e+5', '1E5', '.5', '-.5', '+.5', '5.', '-5.',
+  '1e22', '1e23', '1e-22', '3e-0022', '9007199254740993', '123456789012345', '1234567890123456', '123456789012345.6',
+  '0.000000000000000000000001', '00012.5000', '1.' + '0'.repeat(30), '999999999999999', '0.999999999999999', '-2.5E-3', '+1.25',
+  '1e0', '7e-23', '123456789012345e-7', '0.30000000000000004', '-1.2345678901234567e-5', '8.98846567431158e307',
+];
+
+test('edge-case values are exactly Number(token) through the native path and both TypeScript readers', async () => {
+  const lines = edgeTokens.map((t, k) => `${k + 1} 1 ${t}`);
+  const p = file(`%%MatrixMarket matrix coordinate real general\n${edgeTokens.length} 1 ${edgeTokens.length}\n${lines.join('\n')}\n`);
+  const native = await readMtxNative(p, { exe });
+  assert.ok(native, 'the native path took the file');
+  const readers = {
+    native: native.matrix,
+    'TS serial': (await js(p)).matrix,
+    'TS serial, 7-byte chunks': (await readMtx(p, { threads: 1, nativeMinBytes: Infinity, chunkSize: 7 })).matrix,
+  };
+  for (const [name, m] of Object.entries(readers)) {
+    assert.deepEqual(Array.from(m.rowPtr), edgeTokens.map((_, k) => k).concat(edgeTokens.length), name);
+    edgeTokens.forEach((t, k) => assert.ok(Object.is(m.values[k], Number(t)), `${name}: ${t} -> ${m.values[k]}, Number() gives ${Number(t)}`));
+  }
+});
+
+test('integer field: the native path takes plain integers and declines fractions and exponents', async () => {
+  const ok = file('%%MatrixMarket matrix coordinate integer general\n3 1 3\n1 1 -0\n2 1 +123456789012345678\n3 1 0042\n');
+  const native = await readMtxNative(ok, { exe });
+  assert.ok(native);
+  assert.deepEqual(plain(native.matrix), plain((await js(ok)).matrix));
+  for (const v of ['5.', '1e3', '.5', '1E+0']) {
+    const p = file(`%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 ${v}\n`);
+    assert.equal(await readMtxNative(p, { exe }), undefined, v);
+    await assert.rejects(readMtx(p, { nativeMinBytes: 0 }), /integer field expects an integer value/);
+  }
+});

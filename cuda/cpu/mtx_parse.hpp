@@ -18,7 +18,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,20 +38,122 @@ struct Job {
   int mirror = 0;  // 0 general, 1 symmetric/hermitian, -1 skew-symmetric
 };
 
+// A large scratch array: anonymous memory asking for transparent huge pages (where the kernel
+// offers them on request), so that first touching a few hundred MB costs 512 times fewer page
+// faults; only the pages touched are committed, so capacity can be a generous upper bound.
+template <class T>
+struct Big {
+  T* p = nullptr;
+  size_t bytes = 0;
+  Big() = default;
+  explicit Big(size_t n) { alloc(n); }
+  Big(const Big&) = delete;
+  Big& operator=(const Big&) = delete;
+  ~Big() { release(); }
+  void alloc(size_t n) {
+    release();
+    bytes = std::max<size_t>(n, 1) * sizeof(T);
+    void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) { bytes = 0; throw Fallback("out of memory"); }
+#ifdef MADV_HUGEPAGE
+    ::madvise(m, bytes, MADV_HUGEPAGE);
+#endif
+    p = static_cast<T*>(m);
+  }
+  void release() {
+    if (p) ::munmap(p, bytes);
+    p = nullptr;
+    bytes = 0;
+  }
+  T& operator[](size_t i) { return p[i]; }
+  const T& operator[](size_t i) const { return p[i]; }
+};
+
 struct Part {
-  std::vector<int32_t> r, c;
-  std::vector<double> v;
+  Big<int32_t> r, c;
+  Big<double> v;
+  int64_t n = 0;      // triplets stored (mirrors included)
   int64_t count = 0;  // entry lines (before mirroring)
   bool bad = false;
 };
 
 inline bool blank(char c) { return c == ' ' || c == '\t'; }
 
+constexpr double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// Clinger's fast path: a decimal token (optional sign, at most 15 digits counting leading zeros,
+// optional fraction, optional exponent) whose value is w * 10^q with w < 10^15 and |q| <= 22 is
+// one IEEE multiplication or division of two exact doubles, hence correctly rounded — the same
+// double as std::from_chars and JavaScript's Number(). Returns false (nothing consumed) for
+// anything else; the caller then uses from_chars. `dotted` says whether a '.' or an exponent
+// appeared (the integer field rejects those).
+inline bool fast_value(const char*& q, double& out, bool& dotted) {
+  const char* p = q;
+  const bool neg = *p == '-';
+  if (neg || *p == '+') ++p;
+  uint64_t w = 0;
+  const char* s = p;
+  const char* stop = p + 15;  // a 16th digit ends the fast path at once (17-digit values: from_chars)
+  while (unsigned(*p - '0') <= 9u) {
+    if (p == stop) return false;
+    w = w * 10 + uint64_t(*p++ - '0');
+  }
+  int64_t nd = p - s, frac = 0;
+  dotted = false;
+  if (*p == '.') {
+    dotted = true;
+    const char* f = ++p;
+    stop = f + (15 - nd);
+    while (unsigned(*p - '0') <= 9u) {
+      if (p == stop) return false;
+      w = w * 10 + uint64_t(*p++ - '0');
+    }
+    frac = p - f;
+    nd += frac;
+  }
+  if (nd == 0) return false;
+  int64_t e = 0;
+  if (*p == 'e' || *p == 'E') {
+    dotted = true;
+    ++p;
+    const bool eneg = *p == '-';
+    if (eneg || *p == '+') ++p;
+    const char* es = p;
+    while (unsigned(*p - '0') <= 9u && p - es < 4) e = e * 10 + (*p++ - '0');
+    if (p == es || unsigned(*p - '0') <= 9u) return false;
+    if (eneg) e = -e;
+  }
+  if (!(blank(*p) || *p == '\r' || *p == '\n')) return false;
+  const int64_t x = e - frac;
+  double v = double(w);  // exact: w < 10^15 < 2^53
+  if (x >= 0 && x <= 22) v *= kPow10[x];
+  else if (x < 0 && x >= -22) v /= kPow10[-x];
+  else if (w != 0) return false;
+  out = neg ? -v : v;
+  q = p;
+  return true;
+}
+
 // Parses the lines in [p, end) (end is just past a '\n'); sets part.bad on anything unusual.
 inline void parse_range(const char* p, const char* end, const Job& job, Part& part) {
-  part.r.reserve(size_t((end - p) / 8) + 16);
-  part.c.reserve(part.r.capacity());
-  if (!job.pattern) part.v.reserve(part.r.capacity());
+  // capacity: every entry line takes at least 4 bytes ("1 1\n"), at most job.entries lines count,
+  // and a mirrored entry stores two triplets (Big commits only the pages written)
+  const int64_t lines = std::min<int64_t>((end - p) / 4 + 1, job.entries + 1);
+  const size_t cap = size_t(lines) * (job.mirror != 0 ? 2 : 1);
+  try {  // (inside an OpenMP region: nothing may throw out of here)
+    part.r.alloc(cap);
+    part.c.alloc(cap);
+    if (!job.pattern) part.v.alloc(cap);
+  } catch (const Fallback&) {
+    part.bad = true;
+    return;
+  }
+  int32_t* R = part.r.p;
+  int32_t* C = part.c.p;
+  double* V = part.v.p;
+  int64_t n = 0, count = 0;
+  const int64_t limit = lines;
   auto index = [&](const char*& q, int64_t& out) -> bool {
     const char* s = q;
     int64_t x = 0;
@@ -60,48 +161,62 @@ inline void parse_range(const char* p, const char* end, const Job& job, Part& pa
     out = x;
     return q > s && unsigned(*q - '0') > 9u;
   };
+  auto bad = [&] { part.bad = true; part.n = n; part.count = count; };
+  int misses = 0, skip = 0;  // fast_value misses in a row; values left to from_chars before trying again
   while (p < end) {
     while (blank(*p)) ++p;
     if (*p == '\n' || *p == '\r' || *p == '%') {
       p = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p))) + 1;
       continue;
     }
+    if (count >= limit) return bad();  // more entries than the size line declares: the slow path says where
     int64_t r, c;
-    if (!index(p, r) || !blank(*p)) { part.bad = true; return; }
+    if (!index(p, r) || !blank(*p)) return bad();
     while (blank(*p)) ++p;
-    if (!index(p, c)) { part.bad = true; return; }
+    if (!index(p, c)) return bad();
     double v = 1;
     if (!job.pattern) {
-      if (!blank(*p)) { part.bad = true; return; }
+      if (!blank(*p)) return bad();
       while (blank(*p)) ++p;
-      const char* s = p;
-      if (*s == '+' || *s == '-') ++s;
-      if (!(unsigned(*s - '0') <= 9u || *s == '.')) { part.bad = true; return; }  // inf/nan, a second sign: the slow path
-      if (*p == '+') ++p;
-      auto res = std::from_chars(p, end, v);
-      if (res.ec != std::errc() && res.ec != std::errc::result_out_of_range) { part.bad = true; return; }
-      if (res.ec == std::errc::result_out_of_range) { part.bad = true; return; }
-      if (job.integer)
-        for (const char* t = p; t < res.ptr; ++t)
-          if (*t == '.' || *t == 'e' || *t == 'E') { part.bad = true; return; }
-      p = res.ptr;
+      bool dotted = false, fast = false;
+      if (skip > 0) --skip;
+      else if (fast_value(p, v, dotted)) fast = true, misses = 0;
+      else if (++misses == 8) skip = 1024, misses = 0;  // full-precision files: stop scanning twice
+      if (!fast) {
+        const char* s = p;
+        if (*s == '+' || *s == '-') ++s;
+        if (!(unsigned(*s - '0') <= 9u || *s == '.')) return bad();  // inf/nan, a second sign: the slow path
+        if (*p == '+') ++p;
+        auto res = std::from_chars(p, end, v);
+        if (res.ec != std::errc()) return bad();  // bad syntax, or out of range (the slow path decides)
+        dotted = false;
+        if (job.integer)
+          for (const char* t = p; t < res.ptr; ++t)
+            if (*t == '.' || *t == 'e' || *t == 'E') dotted = true;
+        p = res.ptr;
+      }
+      if (job.integer && dotted) return bad();
     }
     while (blank(*p) || *p == '\r') ++p;
-    if (*p != '\n') { part.bad = true; return; }
+    if (*p != '\n') return bad();
     ++p;
-    if (r < 1 || r > job.rows || c < 1 || c > job.cols) { part.bad = true; return; }
+    if (r < 1 || r > job.rows || c < 1 || c > job.cols) return bad();
     --r; --c;
-    ++part.count;
+    ++count;
     if (job.mirror != 0) {
-      if (r < c) { part.bad = true; return; }
+      if (r < c) return bad();
       if (r != c) {
-        part.r.push_back(int32_t(c)); part.c.push_back(int32_t(r));
-        if (!job.pattern) part.v.push_back(job.mirror * v);
-      } else if (job.mirror < 0 && v != 0) { part.bad = true; return; }
+        R[n] = int32_t(c); C[n] = int32_t(r);
+        if (!job.pattern) V[n] = job.mirror * v;
+        ++n;
+      } else if (job.mirror < 0 && v != 0) return bad();
     }
-    part.r.push_back(int32_t(r)); part.c.push_back(int32_t(c));
-    if (!job.pattern) part.v.push_back(v);
+    R[n] = int32_t(r); C[n] = int32_t(c);
+    if (!job.pattern) V[n] = v;
+    ++n;
   }
+  part.n = n;
+  part.count = count;
 }
 
 struct Mapped {
@@ -220,7 +335,7 @@ inline void mtx_to_spb(const Job& job) {
   for (const Part& p : parts) {
     if (p.bad) throw Fallback("unusual line");
     count += p.count;
-    nnz += int64_t(p.r.size());
+    nnz += p.n;
   }
   if (count != job.entries) throw Fallback("entry count differs from the size line");
   // CSR by a stable counting sort in two cache-friendly passes: first the entries go into row
@@ -234,7 +349,7 @@ inline void mtx_to_spb(const Job& job) {
   std::vector<std::vector<int64_t>> start(P, std::vector<int64_t>(B, 0));
 #pragma omp parallel for schedule(static, 1) num_threads(T)
   for (int64_t w = 0; w < int64_t(P); ++w)
-    for (int32_t r : parts[size_t(w)].r) ++start[size_t(w)][size_t(r >> shift)];
+    for (int64_t k = 0; k < parts[size_t(w)].n; ++k) ++start[size_t(w)][size_t(parts[size_t(w)].r[size_t(k)] >> shift)];
   std::vector<int64_t> block(B + 1, 0);
   {
     int64_t at = 0;
@@ -248,22 +363,21 @@ inline void mtx_to_spb(const Job& job) {
     }
     block[B] = at;
   }
-  std::unique_ptr<int32_t[]> tr(new int32_t[static_cast<size_t>(nnz) + 1]);
-  std::unique_ptr<int32_t[]> tc(new int32_t[static_cast<size_t>(nnz) + 1]);
-  std::unique_ptr<double[]> tv(new double[static_cast<size_t>(nnz) + 1]);
+  Big<int32_t> tr(size_t(nnz) + 1), tc(size_t(nnz) + 1);
+  Big<double> tv(size_t(nnz) + 1);
 #pragma omp parallel for schedule(static, 1) num_threads(T)
   for (int64_t w = 0; w < int64_t(P); ++w) {
     Part& p = parts[size_t(w)];
     std::vector<int64_t>& next = start[size_t(w)];
-    for (size_t k = 0; k < p.r.size(); ++k) {
+    for (size_t k = 0; k < size_t(p.n); ++k) {
       const int64_t d = next[size_t(p.r[k] >> shift)]++;
       tr[size_t(d)] = p.r[k];
       tc[size_t(d)] = p.c[k];
       tv[size_t(d)] = job.pattern ? 1.0 : p.v[k];
     }
-    std::vector<int32_t>().swap(p.r);
-    std::vector<int32_t>().swap(p.c);
-    std::vector<double>().swap(p.v);
+    p.r.release();
+    p.c.release();
+    p.v.release();
   }
   std::vector<int64_t> row_ptr(static_cast<size_t>(rows) + 1, 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(T)
@@ -271,10 +385,10 @@ inline void mtx_to_spb(const Job& job) {
     for (int64_t d = block[size_t(b)]; d < block[size_t(b) + 1]; ++d) ++row_ptr[size_t(tr[size_t(d)]) + 1];
   for (int64_t r = 0; r < rows; ++r) row_ptr[size_t(r) + 1] += row_ptr[size_t(r)];
   // uninitialised: every slot is written by the scatter below
-  std::unique_ptr<int32_t[]> col_buf(new int32_t[static_cast<size_t>(nnz) + 1]);
-  std::unique_ptr<double[]> val_buf(new double[static_cast<size_t>(nnz) + 1]);
-  int32_t* col = col_buf.get();
-  double* val = val_buf.get();
+  Big<int32_t> col_buf(size_t(nnz) + 1);
+  Big<double> val_buf(size_t(nnz) + 1);
+  int32_t* col = col_buf.p;
+  double* val = val_buf.p;
   {
     std::vector<int64_t> next(row_ptr.begin(), row_ptr.end() - 1);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(T)
@@ -285,9 +399,9 @@ inline void mtx_to_spb(const Job& job) {
         val[dst] = tv[size_t(d)];
       }
   }
-  tr.reset();
-  tc.reset();
-  tv.reset();
+  tr.release();
+  tc.release();
+  tv.release();
   // sort rows that need it and sum duplicates (rows keep their place; compacted afterwards)
   std::vector<int64_t> len(static_cast<size_t>(rows));
   bool shrunk = false;
