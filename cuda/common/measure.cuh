@@ -1,0 +1,46 @@
+// What every GPU driver (spmm, spgemm, both plugin runners) does around a method's timed samples:
+// the sampling rule (sampling.hpp, --samples N|auto ...), the L2 flush of --cache cold (l2flush.cuh)
+// before every sample outside the timed region, and the NVML clocks at the start and end of the
+// method (nvml_clocks.cuh); then the result line's `cache`, `sampling` and `clocks` fields.
+#pragma once
+#include <memory>
+#include <string>
+#include "l2flush.cuh"
+#include "nvml_clocks.cuh"
+#include "sampling.hpp"
+
+namespace spb {
+
+class Measurer {
+ public:
+  SamplingSpec spec;
+
+  Measurer(const Args& a, int default_samples) : spec(parse_sampling(a, default_samples)) {}
+  // After cudaSetDevice: NVML for that device, and the cold-cache buffer allocated up front (outside
+  // every method's allocations and peak memory).
+  void init(int cuda_dev) {
+    nvml_ = std::make_unique<NvmlClocks>(cuda_dev);
+    if (spec.cold) flusher_.ensure();
+  }
+  NvmlClocks::Reading clocks() const { return nvml_ ? nvml_->read() : NvmlClocks::Reading{}; }
+
+  // Samples with before() (poisoning) and then the flush (cold), both outside sample()'s timed region.
+  template <typename Before, typename Sample>
+  SamplingOutcome sample(cudaStream_t s, Before&& before, Sample&& one) {
+    return collect_samples(spec, [&] { before(); if (spec.cold) flusher_.flush(s); }, one);
+  }
+
+  // cache, sampling (when samples were taken) and clocks, added to a result line.
+  void add_fields(Json& r, const NvmlClocks::Reading& start, const NvmlClocks::Reading& end, const SamplingOutcome* o) const {
+    r.str("cache", spec.cold ? "cold" : "hot");
+    if (!o || o->samples.empty()) return;  // no samples: no sampling rule, no clocks of a measurement
+    r.raw("sampling", sampling_json(spec, *o));
+    if (nvml_) r.raw("clocks", nvml_->json(start, end));
+  }
+
+ private:
+  L2Flusher flusher_;
+  std::unique_ptr<NvmlClocks> nvml_;
+};
+
+}  // namespace spb
