@@ -5,7 +5,7 @@
 //
 // --samples auto keeps sampling until the relative standard error of the median is at most
 // --max-noise percent, estimated as sqrt(pi/2) * sd / sqrt(n) / median (the large-sample standard
-// error of the median of a normal sample, sd the samples' standard deviation), once at least
+// error of the median of a normal sample), sd estimated as 1.4826 * MAD (robust to outliers), once at least
 // --min-samples samples and --min-time seconds of timed samples are in; --timeout seconds of wall
 // time (the loop's, flushes and poisoning included) stop it whatever the noise, and so does a hard
 // cap of 100000 samples. The result says which rule stopped it: samples | noise | timeout | max-samples.
@@ -55,21 +55,24 @@ inline SamplingSpec parse_sampling(const Args& a, int default_samples) {
   return s;
 }
 
-// Relative standard error of the median: sqrt(pi/2) * sd / sqrt(n) / median (infinite below 2 samples).
+// Relative standard error of the median: sqrt(pi/2) * sd / sqrt(n) / median, with sd estimated
+// robustly as 1.4826 * MAD (median absolute deviation; equals sd for normal samples), so that a few
+// outliers (a preempted sample) do not keep the loop going; infinite below 2 samples.
+inline double median_of(std::vector<double>& y) {
+  const size_t n = y.size(), h = n / 2;
+  std::nth_element(y.begin(), y.begin() + long(h), y.end());
+  double med = y[h];
+  if (n % 2 == 0) med = 0.5 * (med + *std::max_element(y.begin(), y.begin() + long(h)));
+  return med;
+}
 inline double median_rel_stderr(const std::vector<double>& x) {
   const size_t n = x.size();
   if (n < 2) return INFINITY;
-  double mean = 0;
-  for (double v : x) mean += v;
-  mean /= double(n);
-  double ss = 0;
-  for (double v : x) ss += (v - mean) * (v - mean);
-  const double sd = std::sqrt(ss / double(n - 1));
   std::vector<double> y = x;
-  std::nth_element(y.begin(), y.begin() + long(n / 2), y.end());
-  double med = y[n / 2];
-  if (n % 2 == 0) med = 0.5 * (med + *std::max_element(y.begin(), y.begin() + long(n / 2)));
+  const double med = median_of(y);
   if (!(med > 0)) return INFINITY;
+  for (size_t i = 0; i < n; ++i) y[i] = std::fabs(x[i] - med);
+  const double sd = 1.4826 * median_of(y);
   return std::sqrt(M_PI / 2) * sd / std::sqrt(double(n)) / med;
 }
 
@@ -116,7 +119,7 @@ inline std::string sampling_json(const SamplingSpec& spec, const SamplingOutcome
   Json j;
   j.str("samples", spec.autostop ? "auto" : std::to_string(spec.samples)).str("rule", o.rule).integer("n", (long long)o.samples.size());
   if (std::isfinite(o.noise)) j.num("noise_pct", o.noise * 100); else j.null("noise_pct");
-  j.str("noise_estimator", "sqrt(pi/2)*sd/sqrt(n)/median").num("wall_s", o.wall_s);
+  j.str("noise_estimator", "sqrt(pi/2)*1.4826*MAD/sqrt(n)/median").num("wall_s", o.wall_s);
   if (spec.autostop) j.num("max_noise_pct", spec.max_noise_pct).integer("min_samples", spec.min_samples).num("min_time_s", spec.min_time_s).num("timeout_s", spec.timeout_s);
   return j.done();
 }

@@ -155,13 +155,13 @@ struct Result {
   }
 };
 
-// --cache cold on the CPU: writes a buffer of twice the last-level cache (64 MiB where it is not known).
+// --cache cold on the CPU: writes a buffer of twice the last-level cache (64 MiB where it is not known, 256 MiB at most).
 inline void flush_host_caches() {
   static std::vector<unsigned char> buf;
   static unsigned char tick = 0;
   if (buf.empty()) {
     long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    buf.resize(size_t(llc > 0 ? 2 * llc : 64l << 20));
+    buf.resize(size_t(llc > 0 ? std::min(2 * llc, 256l << 20) : 64l << 20));
   }
   std::memset(buf.data(), ++tick, buf.size());
 }

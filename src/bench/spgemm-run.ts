@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { cacheDir } from '../config.js';
 import type { CsrMatrix } from '../matrix/types.js';
 import { RuntimeFailure, UserError } from '../util/errors.js';
-import type { SpgemmRequest, VerifyMode } from './api.js';
+import { samplingArgs, type SpgemmRequest, type VerifyMode } from './api.js';
 import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
 import type { BenchSink } from './api.js';
@@ -102,7 +102,7 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
       }
       n++;
       args.push('--precision', plan.precision, '--methods', req.methods === 'all' ? 'all' : req.methods.join(','),
-        '--warmup', String(req.warmup), '--samples', String(req.samples));
+        '--warmup', String(req.warmup), ...samplingArgs(req, plan.cache));
       if (req.breakdown) args.push('--breakdown');
       args.push(...referenceArgs(req.verify, req.seed, refCache));
       if (req.explain) args.push('--explain');

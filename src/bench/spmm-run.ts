@@ -5,7 +5,7 @@ import { freemem, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { CsrMatrix } from '../matrix/types.js';
 import { RuntimeFailure, UserError } from '../util/errors.js';
-import type { SpmmRequest } from './api.js';
+import { samplingArgs, type Samples, type SpmmRequest } from './api.js';
 import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
 import type { BenchSink } from './api.js';
@@ -19,8 +19,8 @@ import { prepareUserKernels, spmmUserResults } from '../plugins/bench.js';
 /** Timing on a GPU needs enough samples for a median and a significance test in compare. */
 export const GPU_MIN_SAMPLES = 20;
 
-export function checkGpuSamples(backend: 'cpu' | 'cuda', samples: number): void {
-  if (backend === 'cuda' && samples < GPU_MIN_SAMPLES) {
+export function checkGpuSamples(backend: 'cpu' | 'cuda', samples: Samples): void {
+  if (backend === 'cuda' && samples !== 'auto' && samples < GPU_MIN_SAMPLES) {
     throw new UserError(`--samples: '${samples}' is below ${GPU_MIN_SAMPLES}, the minimum on the GPU backend`);
   }
 }
@@ -91,7 +91,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
       const args = [
         'spmm', '--input', spb, '--nb', run.nb.join(','), '--precision', run.precision,
         '--methods', req.methods === 'all' ? 'all' : req.methods.join(','), '--mode', run.mode,
-        '--warmup', String(req.warmup), '--samples', String(req.samples), '--layout', run.layout, '--seed', String(req.seed),
+        '--warmup', String(req.warmup), ...samplingArgs(req, run.cache), '--layout', run.layout, '--seed', String(req.seed),
         ...(req.device !== undefined ? ['--device', String(req.device)] : []),
         ...(req.explain ? ['--explain'] : []),
       ];

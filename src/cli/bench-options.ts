@@ -11,6 +11,11 @@ export interface CommonBenchOptions {
   seed?: string;
   warmup?: string;
   samples?: string;
+  cache?: string;
+  maxNoise?: string;
+  minSamples?: string;
+  minTime?: string;
+  timeout?: string;
   repeat?: string;
   kernel?: string[];
   backend?: string;
@@ -27,7 +32,12 @@ export function addCommonOptions(cmd: Command, d: { seedHelp: string; samplesHel
     .option('--methods <all|m1,m2>', `methods to run (names as printed in the table)${dflt(D.methods)}`)
     .option('--seed <n>', `${d.seedHelp}${dflt(D.seed)}`)
     .option('--warmup <n>', `untimed runs before sampling${dflt(D.warmup)}`)
-    .option('--samples <n>', `${d.samplesHelp}${dflt(D.samples)}`)
+    .option('--samples <n|auto>', `${d.samplesHelp}; auto: sample until the median's relative standard error (sqrt(pi/2)·1.4826·MAD/√n/median) is at most --max-noise${dflt(D.samples)}; suites: auto`)
+    .option('--max-noise <percent>', `--samples auto: stop when the median's relative standard error is at most this${dflt(D.maxNoise)}`)
+    .option('--min-samples <n>', `--samples auto: at least this many samples${dflt(D.minSamples)}`)
+    .option('--min-time <s>', `--samples auto: at least this many seconds of timed samples${dflt(D.minTime)}`)
+    .option('--timeout <s>', `--samples auto: stop sampling a method after this many seconds whatever the noise${dflt(D.timeout)}`)
+    .option('--cache <hot|cold|both>', `L2 state of each sample: hot (what the previous sample left), cold (the L2 flushed before every sample, outside the timed region; one call a sample) or both (two cases, side by side)${dflt(D.cache)}`)
     .option('--repeat <n>', `run the native executable N times as separate processes on the same inputs; the result keeps every sample and one median per run, which compare needs to tell run-to-run drift from a change (use 3 or more for CI)${dflt(D.repeat)}`)
     .option('--kernel <file.cu>', 'your own kernel (a plugin, docs/plugins.md), built with nvcc and run as family "user" in its own process beside every method, verified and timed the same way; repeat for several', (v: string, prev: string[] = []) => [...prev, v])
     .option('--backend <auto|cpu|cuda>', `auto uses the GPU when one (with nvcc, ${d.libs}) is usable, else the CPU backend (default: auto)`)
@@ -38,7 +48,8 @@ export function addCommonOptions(cmd: Command, d: { seedHelp: string; samplesHel
 
 /** The shared options as request fields (unset ones stay unset, so the schema's defaults apply). */
 export function commonFields(o: CommonBenchOptions): Record<string, unknown> {
-  return { precision: o.precision, methods: o.methods, seed: o.seed, warmup: o.warmup, samples: o.samples, repeat: o.repeat, kernel: o.kernel?.length ? o.kernel : undefined };
+  return { precision: o.precision, methods: o.methods, seed: o.seed, warmup: o.warmup, samples: o.samples, repeat: o.repeat,
+    cache: o.cache, maxNoise: o.maxNoise, minSamples: o.minSamples, minTime: o.minTime, timeout: o.timeout, kernel: o.kernel?.length ? o.kernel : undefined };
 }
 
 /** --device as a request field: absent when not given. */

@@ -1,7 +1,7 @@
 // The result file (`--json`, `spbench run`): versioned schema read by report and compare.
 import { z } from 'zod';
-import { EnvLine, GpuInfo, ResultStatus, Verification } from '../native/protocol.js';
-import { METHOD_FAMILIES, OPS } from '../kinds.js';
+import { Clocks, EnvLine, GpuInfo, ResultStatus, Sampling, Verification } from '../native/protocol.js';
+import { CACHE_STATES, METHOD_FAMILIES, OPS } from '../kinds.js';
 
 export const RESULT_SCHEMA = 'spbench-results/1';
 
@@ -30,6 +30,11 @@ export const MethodResult = z.object({
   verify: Verification,
   breakdown_ms: z.record(z.string(), z.number().nonnegative()).optional(),
   info: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  // Additive (schema stays /1): the L2 state of the samples (--cache), how sampling stopped, and the
+  // GPU clocks at the method's start and end with the throttled flag that compare reads.
+  cache: z.enum(CACHE_STATES).optional(),
+  sampling: Sampling.optional(),
+  clocks: Clocks.optional(),
 });
 export type MethodResult = z.infer<typeof MethodResult>;
 
