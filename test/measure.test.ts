@@ -184,3 +184,52 @@ test('CPU backend end to end: --cache both gives two cases with cache and sampli
   assert.equal(bad.code, EXIT.usage);
   assert.match(bad.stderr, /--cache: 'lukewarm' is not one of hot, cold/);
 });
+
+test('--profile: the method once under ncu with the run\'s arguments (a stand-in ncu), report and summary beside the result; not applicable without ncu', async () => {
+  const { ensureExecutable, runNative } = await import('../src/native/index.js');
+  const { profileArgs, profileMethod, profilePaths } = await import('../src/bench/profile.js');
+  assert.deepEqual(profilePaths(join('out', 'new.json'), 'batched-ell'), { dir: 'out', stem: 'new.profile-batched-ell' });
+  assert.deepEqual(profilePaths(undefined, 'hash'), { dir: '.', stem: 'spbench.profile-hash' });
+  const spb = join(dir, 'p.spb');
+  assert.equal(spbench(['gen', '--batch', '3', '--dim', '8', '--nnz-row', '2', '-o', spb]).code, 0);
+  const exe = await ensureExecutable('cpu', {});
+  const args = ['spmm', '--input', spb, '--nb', '4', '--methods', 'all', '--warmup', '3', '--samples', 'auto', '--timeout', '1', '--cache', 'hot'];
+  assert.deepEqual(profileArgs(args, 'cpu-coo').slice(-7), ['--methods', 'cpu-coo', '--warmup', '0', '--samples', '1', '--profile-region']);
+  // a stand-in ncu: records its arguments, runs the profiled command, writes the report; --import prints a summary
+  const ncu = join(dir, 'ncu');
+  writeFileSync(ncu, `#!/bin/sh
+if [ "$1" = "--import" ]; then echo "summary of $2"; exit 0; fi
+echo "$@" > ${JSON.stringify(join(dir, 'ncu-args.txt'))}
+shift 2; rep=$2; shift 7; touch "$rep"; exec "$@"
+`, { mode: 0o755 });
+  const t = { method: 'cpu-coo', dir, stem: 'r.profile-cpu-coo' };
+  const p = await profileMethod({ runNative }, ncu, exe, args, t, 'cuda');
+  assert.equal(p.status, 'ok', p.reason);
+  assert.equal(p.report, join(dir, 'r.profile-cpu-coo.ncu-rep'));
+  assert.equal(readFileSync(p.summary!, 'utf8').trim(), `summary of ${p.report}`);
+  assert.match(readFileSync(join(dir, 'ncu-args.txt'), 'utf8').trim(), /^--log-file \S+ --export \S+ --force-overwrite --profile-from-start off --target-processes all \S+ spmm .* --methods cpu-coo --warmup 0 --samples 1 --profile-region$/);
+  const none = await profileMethod({ runNative }, null, exe, args, t, 'cuda');
+  assert.deepEqual([none.status, none.reason], ['not_applicable', 'ncu (Nsight Compute) was not found in $CUDA_HOME/bin, /usr/local/cuda/bin or on PATH']);
+  const r = spbench(['spmm', '--backend', 'cpu', '--profile', 'a,b']);
+  assert.deepEqual([r.code, r.stderr.trim()], [EXIT.usage, "spbench: --profile: expected one method name, got 'a,b'"]);
+});
+
+test('--metrics: ncu\'s raw CSV summed over the kernels of one call; not applicable on the CPU backend; bad names refused', async () => {
+  const { parseNcuCsv } = await import('../src/bench/profile.js');
+  const csv = [
+    '==PROF== Connected to process 1234',
+    '"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","dram__bytes_read.sum","gpu__time_duration.sum"',
+    '"","","","","","","","byte","nsecond"',
+    '"0","1234","spbench-spmm-cuda","gpu1","batched_ell_kernel","1","13","1,024","2,048"',
+    '"1","1234","spbench-spmm-cuda","gpu1","reduce_kernel","1","13","76","952"',
+  ].join('\n');
+  assert.deepEqual(parseNcuCsv(csv, ['dram__bytes_read.sum', 'gpu__time_duration.sum', 'not__there']), { values: { 'dram__bytes_read.sum': 1100, 'gpu__time_duration.sum': 3000 }, kernels: 2 });
+  assert.throws(() => parseNcuCsv('==ERROR== ERR_NVGPUCTRPERM', ['x']), /no metrics table/);
+  const out = join(dir, 'metrics.json');
+  const r = spbench(['spgemm', '--backend', 'cpu', '--gen', 'banded:n=20,bw=1', '--warmup', '0', '--samples', '2', '--metrics', 'dram__bytes_read.sum', '--json', out, '--quiet']);
+  assert.equal(r.code, 0, r.stderr);
+  const m = ResultFile.parse(JSON.parse(readFileSync(out, 'utf8'))).cases[0].results[0].metrics;
+  assert.deepEqual(m, { status: 'not_applicable', reason: 'the CPU backend runs no GPU kernels (hardware counters need ncu and a GPU)' });
+  const bad = spbench(['spgemm', '--backend', 'cpu', '--gen', 'banded:n=20,bw=1', '--metrics', 'dram bytes']);
+  assert.deepEqual([bad.code, bad.stderr.trim()], [EXIT.usage, "spbench: --metrics: 'dram bytes' is not a metric name (letters, digits, _ . :), e.g. dram__bytes_read.sum"]);
+});

@@ -82,9 +82,9 @@ test('bad suites give errors naming the file and the JSON path of the field', ()
   assert.match(bad((s) => (s.cases = [])), /cases: Too small/);
   assert.match(bad((s) => (s.name = 'has space')), /name: expected a name of letters/);
   assert.match(errorOf([1, 2]), /suite\.json: \(top level\): expected an object/);
-  // a case without batch/dim/nnzRow takes the same defaults as the command line
+  // a case without batch/dim/nnzRow takes the same defaults as the command line, but samples auto (the suites' default)
   const noAxes = parseSuite({ name: 'd', cases: [{ op: 'spmm', name: 'a' }, { op: 'spgemm', name: 'b', gen: 'banded:n=9,bw=1' }] }, DEMO).cases;
-  assert.deepEqual(noAxes.map((c) => [c.warmup, c.samples]), [[5, 20], [5, 20]]);
+  assert.deepEqual(noAxes.map((c) => [c.warmup, c.samples]), [[5, 'auto'], [5, 'auto']]);
   if (noAxes[0].op === 'spmm') assert.deepEqual([noAxes[0].batch, noAxes[0].dim, noAxes[0].nnzRow, noAxes[0].nb], [[100], ['64'], ['3'], [64]]);
 });
 

@@ -177,7 +177,7 @@ void run_one(const spbench::SpmmPlugin& plug, const std::string& name, spbench::
       // Sub-10 us calls (graph: sub-50 us) are timed several to a sample, as the spmm driver does.
       double t1 = 1e30;
       for (int i = 0; i < 3; ++i) t1 = std::min(t1, timed_ms(s, ea, eb, 1, once));
-      if (!meas.spec.cold && t1 < (o.mode == "graph" ? 0.050 : 0.010)) reps = std::min(200, std::max(2, int(std::ceil(0.050 / std::max(t1, 1e-4)))));
+      if (!meas.one_call_per_sample() && t1 < (o.mode == "graph" ? 0.050 : 0.010)) reps = std::min(200, std::max(2, int(std::ceil(0.050 / std::max(t1, 1e-4)))));
       if (o.mode == "graph" && reps > 1) {
         CUDA_CHECK(cudaGraphExecDestroy(exec)); exec = nullptr;
         CUDA_CHECK(cudaGraphDestroy(graph)); graph = nullptr;

@@ -314,8 +314,8 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const Reference& R, const D
     // time several back-to-back calls per sample (>= ~50 us) and divide.
     double t1 = 1e30;  // fastest of 3 single calls: one noisy call must not decide reps
     for (int i = 0; i < 3; ++i) t1 = std::min(t1, timed_ms(s, ea, eb, 1, once));
-    // --cache cold: one call a sample (only the first of back-to-back calls would find the L2 flushed)
-    if (!meas.spec.cold && t1 < (mode == "graph" ? 0.050 : 0.010)) reps = std::min(200, std::max(2, int(std::ceil(0.050 / std::max(t1, 1e-4)))));
+    // --cache cold (only the first of back-to-back calls would find the L2 flushed) and --profile-region: one call a sample
+    if (!meas.one_call_per_sample() && t1 < (mode == "graph" ? 0.050 : 0.010)) reps = std::min(200, std::max(2, int(std::ceil(0.050 / std::max(t1, 1e-4)))));
     if (mode == "graph" && reps > 1) {
       // The reps calls go into one graph, replayed once a sample: each replay of a graph costs ~1.7 us of
       // launch on the H100 even when back to back, so a one-call graph would not remove launch overhead.

@@ -6,7 +6,8 @@
 # per step and the summary (cache, samples, stopping rule, clocks per method).
 #   1. SpMM (batch 100, dim 64, nnz/row 3, n_B 64), graph mode, --cache both: hot and cold side by side
 #   2. SpGEMM 3-D 27-point stencil n = 40, --cache both
-#   3. a two-case suite with --samples auto (per-method timeout 2 s): sample counts and stopping rules
+#   3. a two-case suite with --samples auto (per-method timeout 1 s): sample counts and stopping rules
+#   5. --profile batched-ell (ncu, one call) and --metrics dram__bytes_read.sum on two methods, where ncu is installed
 #   4. the clocks of every method (NVML: SM/memory clock, temperature, power, throttle reasons)
 set -u
 : "${OUT:?OUT must be set}"
@@ -22,14 +23,14 @@ step() { # step NAME SECONDS CMD...: runs with a time limit, logs to $R/NAME.log
 }
 export -f sb
 { nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv; ls -l /usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1 2>&1; } >"$R/machine.txt" 2>&1
-step build 75 bash -c 'sb build'
-step spmm-cache 25 bash -c "sb spmm --batch 100 --dim 64 --nnz-row 3 --nb 64 --mode graph --cache both --backend cuda --json '$R/spmm-cache.json'"
-step spgemm-cache 25 bash -c "sb spgemm --gen stencil:dims=3,n=40,points=27 --methods hash,hash-opt,cusparse-alg1 --cache both --backend cuda --json '$R/spgemm-cache.json'"
+step build 65 bash -c 'sb build'
+step spmm-cache 12 bash -c "sb spmm --batch 100 --dim 64 --nnz-row 3 --nb 64 --mode graph --cache both --backend cuda --json '$R/spmm-cache.json'"
+step spgemm-cache 12 bash -c "sb spgemm --gen stencil:dims=3,n=40,points=27 --methods hash,hash-opt,cusparse-alg1 --cache both --backend cuda --json '$R/spgemm-cache.json'"
 cat >"$R/auto-suite.json" <<'JSON'
 {
   "name": "measure-auto",
-  "description": "issue 12 GPU check: --samples auto (the suite default) with a 2 s timeout a method",
-  "defaults": { "timeout": 2, "maxNoise": 0.5, "minSamples": 10, "minTime": 0.05 },
+  "description": "issue 12 GPU check: --samples auto (the suite default) with a 1 s timeout a method",
+  "defaults": { "timeout": 1, "maxNoise": 0.5, "minSamples": 10, "minTime": 0.05 },
   "cases": [
     { "op": "spmm", "name": "spmm-100-64", "batch": 100, "dim": 64, "nnzRow": 3, "nb": 64, "mode": "graph",
       "methods": "batched-ell,batched-csr,swa-coo-shared,cusparse-blockdiag,cublas-strided" },
@@ -37,8 +38,9 @@ cat >"$R/auto-suite.json" <<'JSON'
   ]
 }
 JSON
-step suite-auto 40 bash -c "sb run '$R/auto-suite.json' --backend cuda --json '$R/auto-suite.json.result.json'"
-for f in spmm-cache spgemm-cache auto-suite.json.result; do
+step suite-auto 15 bash -c "sb run '$R/auto-suite.json' --backend cuda --json '$R/auto-suite.json.result.json'"
+step profile 14 bash -c "sb spmm --batch 100 --dim 64 --nnz-row 3 --nb 64 --mode graph --methods batched-ell,cusparse-blockdiag --samples 20 --backend cuda --profile batched-ell --metrics dram__bytes_read.sum,gpu__time_duration.sum --json '$R/profile.json'"
+for f in spmm-cache spgemm-cache auto-suite.json.result profile; do
   [ -f "$R/$f.json" ] && sb report "$R/$f.json" >"$R/$f.table.txt" 2>&1
 done
 # the summary: per method its case (cache state in the label), samples and rule, clocks at start -> end
@@ -56,4 +58,7 @@ for (const f of process.argv.slice(1)) {
     const med = m.median_ms == null ? m.status : `${(m.median_ms * 1000).toPrecision(4)} us`;
     console.log(`${c.id.padEnd(52)} ${m.method.padEnd(22)} ${String(m.cache ?? "-").padEnd(4)} ${med.padEnd(12)} ${s.padEnd(28)} ${clk}`);
   }
-}' "$R/spmm-cache.json" "$R/spgemm-cache.json" "$R/auto-suite.json.result.json" | tee "$R/summary.txt"
+}' "$R/spmm-cache.json" "$R/spgemm-cache.json" "$R/auto-suite.json.result.json" "$R/profile.json" | tee "$R/summary.txt"
+node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); console.log("profile:", JSON.stringify(r.profile)); for (const c of r.cases) for (const m of c.results) console.log("metrics", m.method, JSON.stringify(m.metrics));' "$R/profile.json" 2>&1 | tee -a "$R/summary.txt"
+ls "$R"/*.ncu-rep "$R"/*.profile-*.txt 2>/dev/null | tee -a "$R/summary.txt"
+echo "total ${SECONDS} s" | tee -a "$R/summary.txt"

@@ -4,6 +4,7 @@ import type { CaseResult } from '../results/schema.js';
 import type { ProgressEvent } from '../progress/event.js';
 import type { ExplainLine } from '../native/protocol.js';
 import { REQUEST_DEFAULTS } from './request-defaults.js';
+import type { ProfileTarget } from './profile.js';
 import type { BackendChoice, CacheState, Layout, Precision, TimingMode } from '../kinds.js';
 
 
@@ -25,6 +26,8 @@ export interface SpmmRequest {
   repeat?: number; // separate native process runs on the same inputs (default 1), see src/bench/repeat.ts
   kernels?: string[]; // --kernel: user plugins (.cu), run as family "user" beside the built-in methods (docs/plugins.md)
   backend: BackendChoice;
+  profile?: ProfileTarget; // --profile METHOD: that method once under ncu after the first native run (src/bench/profile.ts)
+  metrics?: string[]; // --metrics: ncu metrics of one call of every ok method, per case (src/bench/profile.ts)
   device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
   explain?: boolean; // print the planner's rule and its choice for `auto` (CUDA backend)
 }
@@ -47,6 +50,8 @@ export interface SpgemmRequest {
   repeat?: number; // separate native process runs on the same inputs (default 1)
   kernels?: string[]; // --kernel: user plugins (.cu), docs/plugins.md
   backend: BackendChoice;
+  profile?: ProfileTarget; // --profile METHOD: that method once under ncu after the first native run (src/bench/profile.ts)
+  metrics?: string[]; // --metrics: ncu metrics of one call of every ok method, per case (src/bench/profile.ts)
   device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
   threads?: number; // host threads of the native reference (run --devices: each worker's share); default: the native side's
 }

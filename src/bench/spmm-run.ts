@@ -14,6 +14,8 @@ import { invokeRepeated, type RepeatedLine } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { checkSpmmFits, countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
 import { toMethodResult } from './figures.js';
+import { methodMetrics, profileMethod, type ProfileRecord } from './profile.js';
+import { findNcu } from '../native/toolchain.js';
 import { prepareUserKernels, spmmUserResults } from '../plugins/bench.js';
 
 /** Timing on a GPU needs enough samples for a median and a significance test in compare. */
@@ -63,6 +65,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
   const plugins = await prepareUserKernels(req.kernels, 'spmm', chosen.backend, d, (s) => sink.log(s));
   const progress = new ProgressTracker(countCases(runs), sink);
   let env: ResultFile['env'] = null;
+  let profile: ProfileRecord | undefined;
   const cases: CaseResult[] = [];
 
   await withTempDir(async (dir) => {
@@ -96,16 +99,28 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
         ...(req.explain ? ['--explain'] : []),
       ];
       const out = await invokeRepeated(d, exe, args, 'spmm', sink, progress, label, req.repeat);
+      if (req.profile && !profile) {
+        sink.log(`profiling ${req.profile.method} once under ncu (${label})`);
+        profile = await profileMethod(d, chosen.backend === 'cuda' ? findNcu() : null, exe, args, req.profile, chosen.backend);
+        sink.log(profile.status === 'ok' ? `profile: ${profile.report}, summary ${profile.summary}` : `profile: ${profile.status}: ${profile.reason}`);
+      }
       env ??= out.env;
       const ctx = { backend: chosen.backend, backendReason: chosen.reason, args, precision: run.precision, layout: run.layout, mode: run.mode, mats, repeat: req.repeat ?? 1 };
       const user = await spmmUserResults(plugins, ctx, out.results, d);
       const extra: CaseResult['params'] = run.source.kind === 'files' ? { batch: mats.length } : {};
       for (const c of groupSpmmResults(run, [...out.results, ...user], describeMatrices(mats), extra)) {
+        if (req.metrics?.length) {
+          for (const r of c.results) {
+            if (r.status !== 'ok' || r.family === 'user') continue;
+            progress.report(`${label} — ncu --metrics: ${r.method} nb ${String(c.params.nb)}`);
+            r.metrics = await methodMetrics(d, chosen.backend === 'cuda' ? findNcu() : null, exe, [...args, '--nb', String(c.params.nb)], r.method, req.metrics, chosen.backend, dir);
+          }
+        }
         cases.push(c);
         sink.caseDone(c);
       }
       progress.advance(run.cases.length, label);
     }
   });
-  return assembleResultFile({ backend: chosen.backend, env, cases });
+  return assembleResultFile({ backend: chosen.backend, env, cases, profile });
 }
