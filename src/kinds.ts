@@ -12,6 +12,13 @@ export type Precision = (typeof PRECISIONS)[number];
 export const TIMING_MODES = ['kernel', 'e2e', 'graph'] as const;
 export type TimingMode = (typeof TIMING_MODES)[number];
 
+/** L2 state at the start of each sample: hot (whatever the previous sample left) or cold (flushed before it). */
+export const CACHE_STATES = ['hot', 'cold'] as const;
+export type CacheState = (typeof CACHE_STATES)[number];
+
+/** What stopped the sampling of a method (cuda/common/sampling.hpp). */
+export const SAMPLING_RULES = ['samples', 'noise', 'timeout', 'max-samples'] as const;
+
 export const LAYOUTS = ['row', 'col'] as const;
 export type Layout = (typeof LAYOUTS)[number];
 

@@ -79,7 +79,7 @@ test('runSpmm: one native run per input × precision × mode, cases grouped by n
   assert.deepEqual(calls.targets, ['cpu']);
   assert.equal(calls.args.length, 2);
   assert.deepEqual(calls.args[0].slice(0, 1).concat(calls.args[0].slice(3)), [
-    'spmm', '--nb', '3,5', '--precision', 'f32', '--methods', 'all', '--mode', 'kernel', '--warmup', '1', '--samples', '3', '--layout', 'row', '--seed', '1',
+    'spmm', '--nb', '3,5', '--precision', 'f32', '--methods', 'all', '--mode', 'kernel', '--warmup', '1', '--samples', '3', '--cache', 'hot', '--layout', 'row', '--seed', '1',
   ]);
   assert.deepEqual(calls.inputsSeen, [true, true], 'the .spb input exists while the child runs');
   assert.equal(calls.written.length, 2, 'one .spb per precision');

@@ -13,7 +13,7 @@ const cases: [string[], string][] = [
   [['spmm', '--mode', 'kernel,fast'], "--mode: 'fast' is not one of kernel, e2e, graph"],
   [['spmm', '--layout', 'diag'], "--layout: 'diag' is not one of row, col"],
   [['spmm', '--backend', 'tpu'], "--backend: 'tpu' is not one of auto, cpu, cuda"],
-  [['spmm', '--samples', '0'], "--samples: '0' is not a positive integer"],
+  [['spmm', '--samples', '0'], "--samples: '0' is not auto or an integer in 1..100000"],
   [['spmm', '--warmup', '-1'], "--warmup: '-1' is not a non-negative integer"],
   [['spmm', '--seed', '1.5'], "--seed: '1.5' is not a non-negative integer"],
   [['spmm', '--methods', 'a,b c'], "--methods: 'b c' is not a method name (letters, digits, _ . + -)"],

@@ -14,8 +14,8 @@ const dir = mkdtempSync(join(tmpdir(), 'spbench-exit-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const FAST = ['--backend', 'cpu', '--warmup', '0', '--samples', '3', '--batch', '3', '--dim', '6', '--nb', '4'];
 
-test('the table is 0 ok, 1 regression, 2 usage, 3 environment, 4 internal', () => {
-  assert.deepEqual(EXIT, { ok: 0, regression: 1, usage: 2, environment: 3, internal: 4 });
+test('the table is 0 ok, 1 regression, 2 usage, 3 environment, 4 internal, 5 throttled', () => {
+  assert.deepEqual(EXIT, { ok: 0, regression: 1, usage: 2, environment: 3, internal: 4, throttled: 5 });
 });
 
 test('exitCodeFor: each error class maps to its code; anything unexpected is internal', () => {

@@ -77,14 +77,14 @@ test('bad suites give errors naming the file and the JSON path of the field', ()
   assert.match(bad((s) => ((s.cases[1] as Record<string, unknown>).matrices = 'nosuch/')), /cases\[1\]\.matrices: --matrices: '\S*nosuch' does not exist/);
   assert.match(bad((s) => delete (s.cases[2] as Record<string, unknown>).gen), /cases\[2\]\.gen: spgemm: give at least one matrix file or --gen SPEC/);
   assert.match(bad((s) => (s.cases[2].name = 'small')), /cases\[2\]\.name: duplicate case name "small" \(also cases\[0\]\)/);
-  assert.match(bad((s) => ((s.defaults as Record<string, unknown>).samples = 0)), /defaults\.samples: --samples: '0' is not a positive integer/);
+  assert.match(bad((s) => ((s.defaults as Record<string, unknown>).samples = 0)), /defaults\.samples: --samples: '0' is not auto or an integer in 1\.\.100000/);
   assert.match(bad((s) => ((s.defaults as Record<string, unknown>).bogus = 1)), /defaults\.bogus: unknown field/);
   assert.match(bad((s) => (s.cases = [])), /cases: Too small/);
   assert.match(bad((s) => (s.name = 'has space')), /name: expected a name of letters/);
   assert.match(errorOf([1, 2]), /suite\.json: \(top level\): expected an object/);
-  // a case without batch/dim/nnzRow takes the same defaults as the command line
+  // a case without batch/dim/nnzRow takes the same defaults as the command line, but samples auto (the suites' default)
   const noAxes = parseSuite({ name: 'd', cases: [{ op: 'spmm', name: 'a' }, { op: 'spgemm', name: 'b', gen: 'banded:n=9,bw=1' }] }, DEMO).cases;
-  assert.deepEqual(noAxes.map((c) => [c.warmup, c.samples]), [[5, 20], [5, 20]]);
+  assert.deepEqual(noAxes.map((c) => [c.warmup, c.samples]), [[5, 'auto'], [5, 'auto']]);
   if (noAxes[0].op === 'spmm') assert.deepEqual([noAxes[0].batch, noAxes[0].dim, noAxes[0].nnzRow, noAxes[0].nb], [[100], ['64'], ['3'], [64]]);
 });
 
@@ -102,7 +102,7 @@ test('the shipped suites in reports/suites validate and cover the seeds\' figure
   }
   const gens = suites['spgemm.json'].cases.flatMap((c) => (c.op === 'spgemm' ? c.gen ?? [] : []));
   assert.deepEqual(gens, ['stencil:dims=3,n=40,points=27', 'stencil:dims=3,n=64,points=27', 'stencil:dims=2,n=1000,points=5', 'uniform:rows=200000,nnz_row=8', 'rmat:scale=16,ef=8', 'rmat:scale=18,ef=4']);
-  for (const c of suites['ci-smoke.json'].cases) assert.ok(c.samples >= 20, 'compare needs enough samples');
+  for (const c of suites['ci-smoke.json'].cases) assert.ok(typeof c.samples === 'number' && c.samples >= 20, 'compare needs enough samples');
   // spmm-wide (issue 10): dims 16-1024, nnz/row 1 to dim/2, nB 8-1024, both layouts, f32/f64, batch 10-10000, mixed
   const wide = suites['spmm-wide.json'].cases.flatMap((c) => (c.op === 'spmm' ? [c] : []));
   const all = <K extends 'dim' | 'nnzRow' | 'nb' | 'batch' | 'precision'>(k: K) => wide.flatMap((c) => (c[k] ?? []) as unknown[]).map(String);

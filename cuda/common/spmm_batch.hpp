@@ -28,7 +28,7 @@ enum class BatchLayout { Row, Col };
 struct SpmmRunOptions {
   std::string input, precision = "f32", mode = "kernel", layout = "row";
   std::vector<long long> nbs;
-  int warmup = 5, samples = 20;
+  int warmup = 5;  // samples: --samples N|auto and its limits are the Measurer's (cuda/common/measure.cuh)
   uint64_t seed = 1;
 };
 
@@ -45,8 +45,7 @@ inline void parse_spmm_run(const Args& a, SpmmRunOptions& o) {
   o.layout = a.get("layout", "row");
   if (o.layout != "row" && o.layout != "col") throw std::invalid_argument("--layout must be row or col, got '" + o.layout + "'");
   o.warmup = int(a.integer("warmup", 5));
-  o.samples = int(a.integer("samples", 20));
-  if (o.warmup < 0 || o.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
+  if (o.warmup < 0) throw std::invalid_argument("--warmup must be >= 0");
   o.seed = uint64_t(a.integer("seed", 1));
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <climits>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
@@ -17,6 +18,8 @@
 #endif
 #include "../common/json.hpp"
 #include "../common/reference.hpp"
+#include "../common/sampling.hpp"
+#include <unistd.h>
 
 namespace spb::cpu {
 
@@ -37,7 +40,8 @@ inline int threads() {
 struct Common {
   std::string precision;  // "f32" | "f64"
   std::vector<std::string> methods;
-  int warmup = 0, samples = 1;
+  int warmup = 0;
+  SamplingSpec sampling;  // --samples N|auto, --max-noise ..., --cache hot|cold (cuda/common/sampling.hpp)
 };
 
 // Expands "all" and rejects unknown method names, naming the known ones.
@@ -119,6 +123,7 @@ struct Result {
   std::string reference = "cpu-f64";  // what the check compared with (e.g. a sample of rows)
   std::map<std::string, double> breakdown_ms;
   std::map<std::string, double> info;
+  std::string cache, sampling;  // "hot"/"cold" and the sampling object (JSON), set by time_samples
 
   void emit() const {
     Json pj;
@@ -139,6 +144,8 @@ struct Result {
       for (const auto& kv : breakdown_ms) b.num(kv.first, kv.second);
       j.raw("breakdown_ms", b.done());
     }
+    if (!cache.empty()) j.str("cache", cache);
+    if (!sampling.empty() && !samples_ms.empty()) j.raw("sampling", sampling);
     if (!info.empty()) {
       Json b;
       for (const auto& kv : info) b.num(kv.first, kv.second);
@@ -148,19 +155,31 @@ struct Result {
   }
 };
 
-// Runs `warmup` untimed and `samples` timed calls of `body`, calling `poison` before every call
-// (outside the timed region) so an output the method forgot to write is caught by verification.
-inline std::vector<double> time_samples(int warmup, int samples, const std::function<void()>& poison,
-                                        const std::function<void()>& body) {
-  std::vector<double> out;
-  for (int i = 0; i < warmup + samples; ++i) {
-    poison();
+// --cache cold on the CPU: writes a buffer of twice the last-level cache (64 MiB where it is not known, 256 MiB at most).
+inline void flush_host_caches() {
+  static std::vector<unsigned char> buf;
+  static unsigned char tick = 0;
+  if (buf.empty()) {
+    long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    buf.resize(size_t(llc > 0 ? std::min(2 * llc, 256l << 20) : 64l << 20));
+  }
+  std::memset(buf.data(), ++tick, buf.size());
+}
+
+// Runs `warmup` untimed calls of `body`, then timed ones as the sampling rule says (the shared loop of
+// cuda/common/sampling.hpp: --samples N or auto), calling `poison` (and, --cache cold, the cache flush)
+// before every call outside the timed region, so an output the method forgot to write is caught by
+// verification. Records the cache state and the sampling object in `r`.
+inline std::vector<double> time_samples(const Common& c, const std::function<void()>& poison, const std::function<void()>& body, Result& r) {
+  for (int i = 0; i < c.warmup; ++i) { poison(); body(); }
+  SamplingOutcome o = collect_samples(c.sampling, [&] { poison(); if (c.sampling.cold) flush_host_caches(); }, [&] {
     auto t0 = std::chrono::steady_clock::now();
     body();
-    double ms = ms_since(t0);
-    if (i >= warmup) out.push_back(ms);
-  }
-  return out;
+    return ms_since(t0);
+  });
+  r.cache = c.sampling.cold ? "cold" : "hot";
+  r.sampling = sampling_json(c.sampling, o);
+  return o.samples;
 }
 
 // Fills verification fields from an error report; `where` locates the worst element in the detail.

@@ -17,9 +17,9 @@ namespace {
 
 const char* kUsage =
     "usage: spbench-cpu spmm --input BATCH.spb --nb 16,64 --precision f32|f64 --methods all|cpu-csr,cpu-coo\n"
-    "                        [--mode kernel|e2e|graph] [--warmup N] [--samples N] [--layout row|col] [--seed S]\n"
+    "                        [--mode kernel|e2e|graph] [--warmup N] [--samples N|auto] [--max-noise P] [--min-samples N] [--min-time S] [--timeout S] [--cache hot|cold] [--layout row|col] [--seed S]\n"
     "       spbench-cpu spgemm --a A.spb [--b B.spb] --precision f32|f64 --methods all|cpu-gustavson\n"
-    "                        [--warmup N] [--samples N] [--breakdown] [--explain] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]\n"
+    "                        [--warmup N] [--samples N|auto] [--max-noise P] [--min-samples N] [--min-time S] [--timeout S] [--cache hot|cold] [--breakdown] [--explain] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]\n"
     "       spbench-cpu mtx2spb --input A.mtx --offset BYTES --rows R --cols C --entries E --field real|integer|pattern\n"
     "                        --symmetry general|symmetric|skew-symmetric|hermitian --output A.spb\n";
 
@@ -36,10 +36,10 @@ Common common_options(const Args& a, const std::vector<std::string>& known, int 
   Common c;
   c.precision = one_of(a, "precision", "f32", {"f32", "f64"});
   c.methods = pick_methods(a.list("methods", "all"), known);
-  const long long w = a.integer("warmup", warmup), s = a.integer("samples", samples);
+  const long long w = a.integer("warmup", warmup);
   if (w < 0 || w > 100000) throw BadInput("--warmup must be between 0 and 100000, got " + std::to_string(w));
-  if (s < 1 || s > 100000) throw BadInput("--samples must be between 1 and 100000, got " + std::to_string(s));
-  c.warmup = int(w); c.samples = int(s);
+  c.warmup = int(w);
+  c.sampling = parse_sampling(a, samples);
   return c;
 }
 

@@ -145,11 +145,11 @@ void run_spgemm_t(const Csr& a_in, const Csr& b_in, bool same, const SpgemmOptio
         std::fill(C.val.begin(), C.val.end(), std::numeric_limits<T>::quiet_NaN());
       };
       int call = 0;
-      res.samples_ms = time_samples(o.common.warmup, o.common.samples, poison, [&] {
+      res.samples_ms = time_samples(o.common, poison, [&] {
         auto t = gustavson(A, B, C, cnt);
         if (call++ >= o.common.warmup)
           for (const auto& kv : t) phases[kv.first].push_back(kv.second);
-      });
+      }, res);
       const int64_t nnzc = C.row_ptr.back();
       if (o.fault && nnzc > 0) {
         int64_t worst = 0, most = -1;

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <future>
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "../common/device_csr.cuh"
 #include "../common/gpu_env.cuh"
 #include "../common/json.hpp"
+#include "../common/measure.cuh"
 #include "../common/reference.hpp"
 #include "../common/spgemm_check.hpp"
 #include "../common/plugin_runner.cuh"
@@ -35,7 +37,8 @@ using namespace spb::plugin;
 
 struct Options {
   std::string a_path, b_path, precision = "f32", name;
-  int warmup = 2, samples = 10;
+  int warmup = 2;
+  std::shared_ptr<Measurer> meas;  // --samples N|auto, --cache, clocks (cuda/common/measure.cuh)
   bool breakdown = false;
   ReferenceSpec reference;
 };
@@ -83,6 +86,10 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
   void* state = nullptr;
   bool have_state = false, sticky_ = false, ref_have_ = false, ref_cached_ = false;
   std::string ref_label_;
+  Measurer& meas = *opt.meas;
+  const NvmlClocks::Reading clk0 = meas.clocks();
+  NvmlClocks::Reading clk1;
+  SamplingOutcome so;
   // One whole SpGEMM: C's row pointer, setup (if any), compute. Returns C.
   auto once = [&](bool timed) {
     spbench::SpgemmOutput c{};
@@ -135,7 +142,8 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
     al.free_all();
     if (status == "ok") {
       for (int i = 0; i < opt.warmup; ++i) { al.begin(); once(false); peak = std::max(peak, al.peak_since_begin()); al.free_all(); }
-      for (int i = 0; i < opt.samples; ++i) { al.begin(); once(true); peak = std::max(peak, al.peak_since_begin()); al.free_all(); }
+      so = meas.sample(s, [&] { al.begin(); }, [&] { once(true); peak = std::max(peak, al.peak_since_begin()); al.free_all(); return samples.back(); });
+      clk1 = meas.clocks();
     }
   } catch (const PluginStatus& e) {
     status = e.status == spbench::Status::NotApplicable ? "not_applicable" : "error";
@@ -172,6 +180,7 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
   info.integer("nnz_c", nnzc).str("alloc", "cudaMallocAsync pool (release threshold max), tracked").str("plugin", "user");
   if (ref_cached_) info.integer("reference_cached", 1);
   r.raw("info", info.done());
+  meas.add_fields(r, clk0, clk1, status == "ok" ? &so : nullptr);
   r.emit();
   if (sticky_) {
     std::fprintf(stderr, "spbench-plugin-spgemm: %s: the CUDA context is unusable; stopping\n", opt.name.c_str());
@@ -196,15 +205,15 @@ int main(int argc, char** argv) {
       plugin::emit_manifest(argv[0]);
       return 0;
     }
-    if (args.command() != "spgemm") throw std::invalid_argument("usage: spbench-plugin-spgemm spgemm --a A.spb [--b B.spb] --precision f32|f64 --name NAME --warmup N --samples N [--breakdown] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]");
+    if (args.command() != "spgemm") throw std::invalid_argument("usage: spbench-plugin-spgemm spgemm --a A.spb [--b B.spb] --precision f32|f64 --name NAME --warmup N --samples N|auto [--max-noise P] [--min-samples N] [--min-time S] [--timeout S] [--cache hot|cold] [--breakdown] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]");
     opt.a_path = args.need("a");
     opt.b_path = args.get("b");
     opt.name = args.need("name");
     opt.precision = args.get("precision", "f32");
     if (opt.precision != "f32" && opt.precision != "f64") throw std::invalid_argument("--precision must be f32 or f64, got '" + opt.precision + "'");
     opt.warmup = int(args.integer("warmup", 2));
-    opt.samples = int(args.integer("samples", 10));
-    if (opt.warmup < 0 || opt.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
+    if (opt.warmup < 0) throw std::invalid_argument("--warmup must be >= 0");
+    opt.meas = std::make_shared<Measurer>(args, 10);
     opt.breakdown = args.has("breakdown");
     opt.reference = parse_reference(args.get("reference", "cpu"), uint64_t(args.integer("verify-seed", 1)), args.get("reference-cache"));
     opt.reference.threads = std::max(1u, std::thread::hardware_concurrency() - std::min(2u, std::thread::hardware_concurrency()));
@@ -215,6 +224,7 @@ int main(int argc, char** argv) {
   try {
     int dev = 0;
     CUDA_CHECK(cudaSetDevice(dev));
+    opt.meas->init(dev);
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
     keep_pool_memory(dev);

@@ -3,7 +3,8 @@
 // CPU float64 reference with a poisoned C, timed in kernel, e2e or graph mode. Built per plugin by
 // spbench (src/plugins/build.ts): nvcc -I cuda/include cuda/drivers/plugin_spmm.cu PLUGIN.cu.
 // Runs in its own process, so a plugin that crashes the CUDA context loses only its own results.
-//   spmm --input BATCH.spb --nb 16,64 --precision f32|f64 --mode kernel|e2e|graph --warmup N --samples N
+//   spmm --input BATCH.spb --nb 16,64 --precision f32|f64 --mode kernel|e2e|graph --warmup N --samples N|auto
+//        [--max-noise P --min-samples N --min-time S --timeout S] --cache hot|cold
 //        --layout row|col --seed S --formats csr[,coo] --names NAME[,NAME2]
 //   manifest                          (prints the plugin's manifest as a log line, then done)
 // Needs only the CUDA runtime (no cuSPARSE/cuBLAS). Protocol: docs/native-protocol.md; family "user".
@@ -11,6 +12,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 #include <spbench_plugin.h>
@@ -22,6 +25,7 @@
 #include "../common/reference.hpp"
 #include "../common/spmm_batch.hpp"
 #include "../common/timing.cuh"
+#include "../common/measure.cuh"
 #include "../common/plugin_runner.cuh"
 #include "../common/tracking_alloc.cuh"
 
@@ -31,6 +35,7 @@ using namespace spb::plugin;
 
 struct Options : SpmmRunOptions {
   std::vector<std::string> formats, names;
+  std::shared_ptr<Measurer> meas;  // --samples N|auto, --cache, clocks (cuda/common/measure.cuh)
 };
 
 
@@ -59,7 +64,7 @@ struct CaseInfo {
 };
 
 void emit_result(const CaseInfo& ci, const std::string& method, const std::string& status, const std::string& reason, const std::vector<double>& samples,
-                 double peak, bool checked, const SpmmCheck& chk, int reps) {
+                 double peak, bool checked, const SpmmCheck& chk, int reps, const std::function<void(Json&)>& extra = nullptr) {
   Json params;
   params.integer("nb", ci.nb).str("precision", ci.precision).str("mode", ci.mode).str("layout", ci.layout).integer("batch", ci.batch).integer("max_m", ci.max_m);
   Json v;
@@ -73,7 +78,9 @@ void emit_result(const CaseInfo& ci, const std::string& method, const std::strin
   r.str("type", "result").str("op", "spmm").str("method", method).str("family", "user").raw("params", params.done()).str("status", status);
   if (!reason.empty()) r.str("reason", reason);
   r.str("timed_region", ci.mode).nums("samples_ms", samples).num("flops", ci.flops).num("bytes_moved", ci.bytes).num("peak_mem_bytes", peak)
-      .raw("verify", v.done()).raw("info", info.done()).emit();
+      .raw("verify", v.done()).raw("info", info.done());
+  if (extra) extra(r);
+  r.emit();
 }
 
 template <typename T>
@@ -90,6 +97,8 @@ void run_one(const spbench::SpmmPlugin& plug, const std::string& name, spbench::
   cudaEvent_t ea = nullptr, eb = nullptr;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
+  Measurer& meas = *o.meas;
+  const NvmlClocks::Reading clk0 = meas.clocks();
   try {
     // inputs on the device (pinned host copies for e2e's uploads)
     DevBuf<int> d_row(h.row_off.size()), d_col(h.col_off.size()), d_nz(h.nnz_off.size());
@@ -164,7 +173,7 @@ void run_one(const spbench::SpmmPlugin& plug, const std::string& name, spbench::
       // Sub-10 us calls (graph: sub-50 us) are timed several to a sample, as the spmm driver does.
       double t1 = 1e30;
       for (int i = 0; i < 3; ++i) t1 = std::min(t1, timed_ms(s, ea, eb, 1, once));
-      if (t1 < (o.mode == "graph" ? 0.050 : 0.010)) reps = std::min(200, std::max(2, int(std::ceil(0.050 / std::max(t1, 1e-4)))));
+      if (!meas.one_call_per_sample() && t1 < (o.mode == "graph" ? 0.050 : 0.010)) reps = std::min(200, std::max(2, int(std::ceil(0.050 / std::max(t1, 1e-4)))));
       if (o.mode == "graph" && reps > 1) {
         CUDA_CHECK(cudaGraphExecDestroy(exec)); exec = nullptr;
         CUDA_CHECK(cudaGraphDestroy(graph)); graph = nullptr;
@@ -174,18 +183,19 @@ void run_one(const spbench::SpmmPlugin& plug, const std::string& name, spbench::
         CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
         CUDA_CHECK(cudaGraphLaunch(exec, s));
       }
-      std::vector<double> samples;
-      for (int i = 0; i < o.samples; ++i) {
-        poison();
-        if (o.mode == "graph") samples.push_back(timed_ms(s, ea, eb, 1, [&] { CUDA_CHECK(cudaGraphLaunch(exec, s)); }) / reps);
-        else samples.push_back(timed_ms(s, ea, eb, reps, once));
-      }
+      const SamplingOutcome so = meas.sample(s, poison, [&] {
+        if (o.mode == "graph") return timed_ms(s, ea, eb, 1, [&] { CUDA_CHECK(cudaGraphLaunch(exec, s)); }) / reps;
+        return timed_ms(s, ea, eb, reps, once);
+      });
+      const std::vector<double>& samples = so.samples;
+      CUDA_CHECK(cudaStreamSynchronize(s));
+      const NvmlClocks::Reading clk1 = meas.clocks();
       SpmmCheck last = verify("after the last timed sample");
       peak = std::max(peak, input_bytes + double(al.peak_since_begin()));
       if (!last.passed) emit_result(ci, name, "failed", "", {}, peak, true, last, reps);
       else {
         last.max_err = std::max(last.max_err, first.max_err);
-        emit_result(ci, name, "ok", "", samples, peak, true, last, reps);
+        emit_result(ci, name, "ok", "", samples, peak, true, last, reps, [&](Json& r) { meas.add_fields(r, clk0, clk1, &so); });
       }
     }
   } catch (const PluginStatus& e) {
@@ -242,6 +252,7 @@ Options parse(const Args& a) {
   o.names = a.list("names");
   if (o.names.size() != o.formats.size()) throw std::invalid_argument("--names must give one method name per --formats entry");
   for (const std::string& f : o.formats) if (f != "csr" && f != "coo") throw std::invalid_argument("--formats entries must be csr or coo, got '" + f + "'");
+  o.meas = std::make_shared<Measurer>(a, 20);
   return o;
 }
 
@@ -271,6 +282,7 @@ int main(int argc, char** argv) {
   try {
     int dev = 0;
     CUDA_CHECK(cudaSetDevice(dev));
+    o.meas->init(dev);
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
     keep_pool_memory(dev);

@@ -17,6 +17,7 @@
 #include "../common/device_csr.cuh"
 #include "../common/gpu_env.cuh"
 #include "../common/json.hpp"
+#include "../common/measure.cuh"
 #include "../common/reference.hpp"
 #include "../common/spgemm_check.hpp"
 #ifndef SPB_NO_PEERS
@@ -32,7 +33,8 @@ namespace {
 struct Options {
   std::string a_path, b_path, precision;
   std::vector<std::string> methods;
-  int warmup = 2, samples = 10;
+  int warmup = 2;
+  std::shared_ptr<Measurer> meas;  // --samples N|auto, --cache, clocks (cuda/common/measure.cuh)
   bool breakdown = false, explain = false;
   ReferenceSpec reference;
   float chunk_fraction = 0.2f;
@@ -142,6 +144,10 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
     SpgemmCheck vo;
     long long nnzc = -1;
     size_t peak = 0;
+    Measurer& meas = *opt.meas;
+    const NvmlClocks::Reading clk0 = meas.clocks();
+    NvmlClocks::Reading clk1;
+    SamplingOutcome so;
     try {
       DevCsr<T> C;
       al.begin(); al.set_poison(true);
@@ -154,17 +160,19 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
       release(C);
       if (status == "ok") {
         for (int i = 0; i < opt.warmup; ++i) { al.begin(); run_once(C, nullptr); release(C); peak = std::max(peak, al.peak_since_begin()); }
-        for (int i = 0; i < opt.samples; ++i) {
-          al.begin();
+        // al.begin() and the flush (cold) before each sample, outside the events
+        so = meas.sample(s, [&] { al.begin(); }, [&] {
           CUDA_CHECK(cudaEventRecord(e0, s));
           run_once(C, nullptr);
           CUDA_CHECK(cudaEventRecord(e1, s));
           CUDA_CHECK(cudaEventSynchronize(e1));
           float ms = 0; CUDA_CHECK(cudaEventElapsedTime(&ms, e0, e1));
-          samples.push_back(ms);
           peak = std::max(peak, al.peak_since_begin());
           release(C);
-        }
+          return double(ms);
+        });
+        samples = so.samples;
+        clk1 = meas.clocks();
         if (opt.breakdown && is_ours) { run_once(C, &bd); release(C); }
       }
     } catch (const std::overflow_error& e) {
@@ -196,6 +204,7 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
     if (chunked) info.num("chunk_fraction", opt.chunk_fraction);
     if (ref.from_cache) info.integer("reference_cached", 1);
     r.raw("info", info.done());
+    meas.add_fields(r, clk0, clk1, status == "ok" ? &so : nullptr);
     r.emit();
   }
   cudaEventDestroy(e0); cudaEventDestroy(e1);
@@ -208,7 +217,7 @@ int main(int argc, char** argv) {
   Options opt;
   try {
     Args args(argc, argv);
-    if (args.command() != "spgemm") throw std::invalid_argument("usage: spbench-spgemm-cuda spgemm --a A.spb [--b B.spb] --precision f32|f64 --methods all|m1,m2 --warmup N --samples N [--breakdown] [--explain] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]");
+    if (args.command() != "spgemm") throw std::invalid_argument("usage: spbench-spgemm-cuda spgemm --a A.spb [--b B.spb] --precision f32|f64 --methods all|m1,m2 --warmup N --samples N|auto [--max-noise P] [--min-samples N] [--min-time S] [--timeout S] [--cache hot|cold] [--breakdown] [--explain] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]");
     opt.a_path = args.need("a");
     opt.b_path = args.get("b");
     opt.precision = args.get("precision", "f32");
@@ -218,8 +227,8 @@ int main(int argc, char** argv) {
     for (const std::string& m : opt.methods)
       if (std::find(kAllMethods.begin(), kAllMethods.end(), m) == kAllMethods.end()) throw std::invalid_argument("--methods: unknown method '" + m + "' (known: hash, hash-opt, cusparse-alg1, cusparse-alg2, cusparse-alg3, cusparse-reuse)");
     opt.warmup = int(args.integer("warmup", 2));
-    opt.samples = int(args.integer("samples", 10));
-    if (opt.warmup < 0 || opt.samples < 1) throw std::invalid_argument("--warmup must be >= 0 and --samples >= 1");
+    if (opt.warmup < 0) throw std::invalid_argument("--warmup must be >= 0");
+    opt.meas = std::make_shared<Measurer>(args, 10);
     opt.breakdown = args.has("breakdown");
     opt.explain = args.has("explain");
     opt.reference = parse_reference(args.get("reference", "cpu"), uint64_t(args.integer("verify-seed", 1)), args.get("reference-cache"));
@@ -238,6 +247,7 @@ int main(int argc, char** argv) {
   try {
     const int dev = opt.device;
     CUDA_CHECK(cudaSetDevice(dev));
+    opt.meas->init(dev);
     cudaDeviceProp prop;
     CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
     keep_pool_memory(dev);

@@ -1,13 +1,15 @@
 // spbench-spmm-cuda: Batched SpMM on the GPU, ours + the paper's kernels + peers, verified and
 // timed in one process on the same data (docs/native-protocol.md, docs/spmm-notes.md).
 //   spmm --input BATCH.spb --nb 16,64 --precision f32|f64 --methods all|a,b --mode kernel|e2e|graph
-//        --warmup N --samples N --layout row|col --seed S
+//        --warmup N --samples N|auto [--max-noise P --min-samples N --min-time S --timeout S] --cache hot|cold
+//        --layout row|col --seed S
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -I. cuda/drivers/spmm_cuda.cu -lcusparse -lcublas
 // (-DSPB_NO_PEERS builds without cuSPARSE/cuBLAS, for compile checks where their headers are missing).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <random>
 #include <set>
@@ -21,6 +23,7 @@
 #include "../common/reference.hpp"
 #include "../common/spmm_batch.hpp"
 #include "../common/timing.cuh"
+#include "../common/measure.cuh"
 #include "../spmm/methods.cuh"
 #include "../peers/spmm_tf.cuh"
 #ifndef SPB_NO_PEERS
@@ -33,6 +36,7 @@ namespace {
 
 struct Options : SpmmRunOptions {
   std::vector<std::string> methods;  // empty = all
+  std::shared_ptr<Measurer> meas;  // --samples N|auto, --cache, clocks (cuda/common/measure.cuh)
   int device = 0;  // --device N: the CUDA device this process uses (spbench run --devices gives one per worker)
   bool explain = false;
 };
@@ -115,7 +119,7 @@ struct CaseInfo {
 
 void emit_result(const CaseInfo& ci, const std::string& method, const std::string& family, const std::string& status, const std::string& reason,
                  const std::vector<double>& samples, double peak, bool checked, const SpmmCheck& chk, const std::string& info_json,
-                 const std::string& region = "") {
+                 const std::string& region = "", const std::function<void(Json&)>& extra = nullptr) {
   Json params;
   params.integer("nb", ci.nb).str("precision", ci.precision).str("mode", ci.mode).str("layout", ci.layout).integer("batch", ci.batch)
       .integer("max_m", ci.max_m);
@@ -128,7 +132,9 @@ void emit_result(const CaseInfo& ci, const std::string& method, const std::strin
   r.str("type", "result").str("op", "spmm").str("method", method).str("family", family).raw("params", params.done()).str("status", status);
   if (!reason.empty()) r.str("reason", reason);
   r.str("timed_region", region.empty() ? ci.mode : region).nums("samples_ms", samples).num("flops", ci.flops).num("bytes_moved", ci.bytes).num("peak_mem_bytes", peak)
-      .raw("verify", v.done()).raw("info", info_json).emit();
+      .raw("verify", v.done()).raw("info", info_json);
+  if (extra) extra(r);
+  r.emit();
 }
 
 template <typename T>
@@ -161,6 +167,8 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const SpmmBatchData<T>& g, 
     exec = nullptr; graph = nullptr; ea = eb = nullptr;
   };
   int reps = 1;
+  Measurer& meas = *o.meas;
+  const NvmlClocks::Reading clk0 = meas.clocks();
   try {
     CUDA_CHECK(cudaEventCreate(&ea));
     CUDA_CHECK(cudaEventCreate(&eb));
@@ -225,7 +233,8 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const SpmmBatchData<T>& g, 
     // time several back-to-back calls per sample (>= ~50 us) and divide.
     double t1 = 1e30;  // fastest of 3 single calls: one noisy call must not decide reps
     for (int i = 0; i < 3; ++i) t1 = std::min(t1, timed_ms(s, ea, eb, 1, once));
-    if (t1 < (mode == "graph" ? 0.050 : 0.010)) reps = std::min(200, std::max(2, int(std::ceil(0.050 / std::max(t1, 1e-4)))));
+    // --cache cold (only the first of back-to-back calls would find the L2 flushed) and --profile-region: one call a sample
+    if (!meas.one_call_per_sample() && t1 < (mode == "graph" ? 0.050 : 0.010)) reps = std::min(200, std::max(2, int(std::ceil(0.050 / std::max(t1, 1e-4)))));
     if (mode == "graph" && reps > 1) {
       // The reps calls go into one graph, replayed once a sample: each replay of a graph costs ~1.7 us of
       // launch on the H100 even when back to back, so a one-call graph would not remove launch overhead.
@@ -238,17 +247,16 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const SpmmBatchData<T>& g, 
       if (mode == "graph") return timed_ms(s, ea, eb, 1, [&] { CUDA_CHECK(cudaGraphLaunch(exec, s)); }) / reps;
       return timed_ms(s, ea, eb, reps, once);
     };
-    std::vector<double> samples;
-    for (int i = 0; i < o.samples; ++i) {
-      poison();
-      samples.push_back(sample());
-    }
+    const SamplingOutcome so = meas.sample(s, poison, sample);
+    const std::vector<double>& samples = so.samples;
     CUDA_CHECK(cudaStreamSynchronize(s));
+    const NvmlClocks::Reading clk1 = meas.clocks();
+    auto fields = [&](Json& r) { meas.add_fields(r, clk0, clk1, &so); };
     SpmmCheck last = verify(m, g, R, ci.tol, "after the last timed sample");
     if (!last.passed) emit_result(ci, m.name(), m.family(), "failed", "", {}, double(m.peak_bytes()), true, last, info_json(m, reps, calls_per_graph));
     else {
       last.max_err = std::max(last.max_err, first.max_err);
-      emit_result(ci, m.name(), m.family(), "ok", "", samples, double(m.peak_bytes()), true, last, info_json(m, reps, calls_per_graph), mode);
+      emit_result(ci, m.name(), m.family(), "ok", "", samples, double(m.peak_bytes()), true, last, info_json(m, reps, calls_per_graph), mode, fields);
     }
   } catch (const CudaError& e) {
     abandon_capture(s);
@@ -369,6 +377,7 @@ Options parse(const Args& a) {
   parse_spmm_run(a, o);
   const std::vector<std::string> ms = a.list("methods", "all");
   if (!(ms.size() == 1 && ms[0] == "all")) o.methods = ms;
+  o.meas = std::make_shared<Measurer>(a, 20);
   o.device = int(a.integer("device", 0));
   if (o.device < 0) throw std::invalid_argument("--device must be >= 0, got " + std::to_string(o.device));
   o.explain = a.has("explain");
@@ -392,6 +401,7 @@ int main(int argc, char** argv) {
   }
   try {
     CUDA_CHECK(cudaSetDevice(o.device));
+    o.meas->init(o.device);
     emit_driver_env(argv[0]);
     if (o.precision == "f32") run_all<float>(mats, o);
     else run_all<double>(mats, o);

@@ -3,7 +3,9 @@
 import type { CaseResult } from '../results/schema.js';
 import type { ProgressEvent } from '../progress/event.js';
 import type { ExplainLine } from '../native/protocol.js';
-import type { BackendChoice, Layout, Precision, TimingMode } from '../kinds.js';
+import { REQUEST_DEFAULTS } from './request-defaults.js';
+import type { ProfileTarget } from './profile.js';
+import type { BackendChoice, CacheState, Layout, Precision, TimingMode } from '../kinds.js';
 
 
 export interface SpmmRequest {
@@ -18,10 +20,14 @@ export interface SpmmRequest {
   matrices?: string[]; // .mtx/.spb files or directories that form one batch, instead of generated ones
   seed: number;
   warmup: number;
-  samples: number;
+  samples: Samples;
+  cache?: CacheState[]; // --cache: hot, cold or both (each a case of its own); default hot
+  sampling?: SamplingLimits; // --samples auto's limits; default REQUEST_DEFAULTS'
   repeat?: number; // separate native process runs on the same inputs (default 1), see src/bench/repeat.ts
   kernels?: string[]; // --kernel: user plugins (.cu), run as family "user" beside the built-in methods (docs/plugins.md)
   backend: BackendChoice;
+  profile?: ProfileTarget; // --profile METHOD: that method once under ncu after the first native run (src/bench/profile.ts)
+  metrics?: string[]; // --metrics: ncu metrics of one call of every ok method, per case (src/bench/profile.ts)
   device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
   explain?: boolean; // print the planner's rule and its choice for `auto` (CUDA backend)
 }
@@ -35,15 +41,37 @@ export interface SpgemmRequest {
   methods: string[] | 'all';
   seed: number;
   warmup: number;
-  samples: number;
+  samples: Samples;
+  cache?: CacheState[];
+  sampling?: SamplingLimits;
   breakdown: boolean;
   explain: boolean;
   verify: VerifyMode;
   repeat?: number; // separate native process runs on the same inputs (default 1)
   kernels?: string[]; // --kernel: user plugins (.cu), docs/plugins.md
   backend: BackendChoice;
+  profile?: ProfileTarget; // --profile METHOD: that method once under ncu after the first native run (src/bench/profile.ts)
+  metrics?: string[]; // --metrics: ncu metrics of one call of every ok method, per case (src/bench/profile.ts)
   device?: number; // CUDA device of the native runs (--device; default 0); the CPU backend ignores it
   threads?: number; // host threads of the native reference (run --devices: each worker's share); default: the native side's
+}
+
+/** A fixed number of samples per method, or 'auto': sample until the noise is low enough (cuda/common/sampling.hpp). */
+export type Samples = number | 'auto';
+
+/** --samples auto's rules: stop when the median's relative standard error is ≤ maxNoise %, with ≥ minSamples samples and ≥ minTime s of them; timeout s of sampling stop it anyway. */
+export interface SamplingLimits {
+  maxNoise: number;
+  minSamples: number;
+  minTime: number;
+  timeout: number;
+}
+
+/** The native arguments of a request's sampling (every driver parses them with cuda/common/sampling.hpp), for one cache state. */
+export function samplingArgs(r: { samples: Samples; sampling?: SamplingLimits }, cache: CacheState): string[] {
+  const d = REQUEST_DEFAULTS;
+  const s = r.sampling ?? { maxNoise: d.maxNoise, minSamples: d.minSamples, minTime: d.minTime, timeout: d.timeout };
+  return ['--samples', String(r.samples), ...(r.samples === 'auto' ? ['--max-noise', String(s.maxNoise), '--min-samples', String(s.minSamples), '--min-time', String(s.minTime), '--timeout', String(s.timeout)] : []), '--cache', cache];
 }
 
 /**

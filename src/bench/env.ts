@@ -42,7 +42,7 @@ export function commandLine(argv = process.argv): string[] {
   return ['spbench', ...argv.slice(2)];
 }
 
-export function assembleResultFile(opts: { backend: 'cpu' | 'cuda'; env: EnvLine | null; cases: CaseResult[]; argv?: string[] }): ResultFile {
+export function assembleResultFile(opts: { backend: 'cpu' | 'cuda'; env: EnvLine | null; cases: CaseResult[]; argv?: string[]; profile?: ResultFile['profile'] }): ResultFile {
   return {
     schema: RESULT_SCHEMA,
     created: new Date().toISOString(),
@@ -54,5 +54,6 @@ export function assembleResultFile(opts: { backend: 'cpu' | 'cuda'; env: EnvLine
     device: opts.backend === 'cuda' ? (opts.env?.devices[0] ?? null) : null,
     env: opts.env,
     cases: opts.cases,
+    ...(opts.profile ? { profile: opts.profile } : {}),
   };
 }

@@ -46,5 +46,8 @@ export function toMethodResult(line: ResultLine & { run_medians_ms?: number[] })
     verify: line.verify,
     ...(line.breakdown_ms !== undefined ? { breakdown_ms: line.breakdown_ms } : {}),
     ...(line.info !== undefined ? { info: line.info } : {}),
+    ...(line.cache !== undefined ? { cache: line.cache } : {}),
+    ...(line.sampling !== undefined ? { sampling: line.sampling } : {}),
+    ...(line.clocks !== undefined ? { clocks: line.clocks } : {}),
   };
 }

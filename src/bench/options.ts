@@ -45,6 +45,29 @@ export function methodList(text: string, opt: string): string[] | 'all' {
   return names;
 }
 
+/** A positive number (decimals allowed) at most `max`: --max-noise, --min-time, --timeout. */
+export function positiveNumber(text: string, opt: string, max: number, allowZero = false): number {
+  const t = text.trim();
+  const n = /^[0-9]+(\.[0-9]+)?$|^\.[0-9]+$/.test(t) ? Number(t) : NaN;
+  if (!(allowZero ? n >= 0 : n > 0) || n > max) throw bad(opt, text, `not a number in ${allowZero ? '[0' : '(0'}, ${max}]`);
+  return n;
+}
+
+/** --samples: a positive integer or "auto" (sample until the noise is low enough, cuda/common/sampling.hpp). */
+export function samplesValue(text: string, opt: string): number | 'auto' {
+  if (text.trim() === 'auto') return 'auto';
+  const t = text.trim();
+  if (!/^[0-9]+$/.test(t) || !(Number(t) >= 1) || Number(t) > 100000) throw bad(opt, text, 'not auto or an integer in 1..100000');
+  return Number(t);
+}
+
+/** --cache: hot, cold or both (hot and cold, two results per method). */
+export function cacheList(text: string, opt: string): Array<'hot' | 'cold'> {
+  const items = splitList(text, opt).flatMap((s) => (s === 'both' ? ['hot', 'cold'] : [s]));
+  const out = unique(items.map((s) => oneOf(s, opt, ['hot', 'cold'] as const)));
+  return (['hot', 'cold'] as const).filter((c) => out.includes(c));
+}
+
 function unique<T>(xs: T[]): T[] {
   return [...new Set(xs)];
 }

@@ -39,7 +39,9 @@ export function mergeRuns(runs: ResultLine[][]): RepeatedLine[] {
     const all = byRun.map((m) => m.get(keys[j])!);
     const worst = all.reduce((w, x) => (RANK[x.status] < RANK[w.status] ? x : w));
     if (worst.status !== 'ok' || all.some((x) => x.samples_ms.length === 0)) return worst;
-    return { ...l, samples_ms: all.flatMap((x) => x.samples_ms), run_medians_ms: all.map((x) => summarize(x.samples_ms).median) };
+    // clocks: a throttled run's (compare must see it), else the first run's; sampling: the first run's
+    const clocks = all.find((x) => x.clocks?.throttled)?.clocks ?? l.clocks;
+    return { ...l, ...(clocks ? { clocks } : {}), samples_ms: all.flatMap((x) => x.samples_ms), run_medians_ms: all.map((x) => summarize(x.samples_ms).median) };
   });
 }
 

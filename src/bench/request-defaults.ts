@@ -1,7 +1,7 @@
 // The one set of request defaults (command line and suites) and the option that names each field
 // in messages. Kept apart from the zod schema (./request-schema.ts) so that registering the
 // commands, which shows these in --help, stays cheap.
-import type { Precision, TimingMode } from '../kinds.js';
+import type { CacheState, Precision, TimingMode } from '../kinds.js';
 
 /** The defaults of every request field, for the CLI and suites alike. */
 export const REQUEST_DEFAULTS = {
@@ -11,6 +11,13 @@ export const REQUEST_DEFAULTS = {
   warmup: 5,
   samples: 20,
   repeat: 1,
+  cache: ['hot'] as CacheState[],
+  // --samples auto's limits (cuda/common/sampling.hpp); suites sample 'auto' unless they say otherwise
+  suiteSamples: 'auto' as const,
+  maxNoise: 0.5, // percent: relative standard error of the median
+  minSamples: 10,
+  minTime: 0.05, // seconds of timed samples
+  timeout: 10, // seconds of sampling a method
   // spmm
   batch: [100],
   dim: ['64'],
@@ -27,6 +34,7 @@ export const REQUEST_DEFAULTS = {
 /** The option that sets each field: how messages name it. */
 export const OPTION_NAME = {
   precision: '--precision', methods: '--methods', seed: '--seed', warmup: '--warmup', samples: '--samples', repeat: '--repeat', kernel: '--kernel',
+  cache: '--cache', maxNoise: '--max-noise', minSamples: '--min-samples', minTime: '--min-time', timeout: '--timeout',
   batch: '--batch', dim: '--dim', nnzRow: '--nnz-row', nb: '--nb', mode: '--mode', layout: '--layout', matrices: '--matrices',
   inputs: 'spgemm', gen: '--gen', b: '--b', gen_b: '--gen-b', breakdown: '--breakdown', explain: '--explain', verify: '--verify',
 } as const;

@@ -15,7 +15,7 @@ import { UserError } from '../util/errors.js';
 import { resolvedPath } from '../util/path-names.js';
 import { LAYOUTS, PRECISIONS, TIMING_MODES, type Op } from '../kinds.js';
 import type { SpgemmRequest, SpmmRequest, VerifyMode } from './api.js';
-import { methodList, nonNegativeInt, oneOf, positiveInt, splitList } from './options.js';
+import { cacheList, methodList, nonNegativeInt, oneOf, positiveInt, positiveNumber, samplesValue, splitList } from './options.js';
 import { OPTION_NAME, REQUEST_DEFAULTS } from './request-defaults.js';
 
 export { OPTION_NAME, REQUEST_DEFAULTS };
@@ -60,6 +60,11 @@ const intField = (opt: string, min: 0 | 1) =>
     if (typeof v !== 'string' && typeof v !== 'number') throw new UserError(`${opt}: expected a number, received ${typeName(v)}`);
     return min === 1 ? positiveInt(String(v), opt) : nonNegativeInt(String(v), opt);
   });
+const numberField = (opt: string, max: number, allowZero = false) =>
+  field((v) => {
+    if (typeof v !== 'string' && typeof v !== 'number') throw new UserError(`${opt}: expected a number, received ${typeName(v)}`);
+    return positiveNumber(String(v), opt, max, allowZero);
+  });
 const paths = (opt: string) => field((v) => itemTexts(v, opt, false).map((p) => (p.trim() === '' ? badPath(opt) : p)));
 const path = (opt: string) => field((v) => (typeof v === 'string' && v.trim() !== '' ? v : badPath(opt)));
 const flag = (opt: string) =>
@@ -91,7 +96,15 @@ export const COMMON_FIELDS = {
   }),
   seed: intField(o.seed, 0),
   warmup: intField(o.warmup, 0),
-  samples: intField(o.samples, 1),
+  samples: field((v) => {
+    if (typeof v !== 'string' && typeof v !== 'number') throw new UserError(`${o.samples}: expected a number or "auto", received ${typeName(v)}`);
+    return samplesValue(String(v), o.samples);
+  }),
+  cache: field((v) => cacheList(itemTexts(v, o.cache).join(','), o.cache)),
+  maxNoise: numberField(o.maxNoise, 100),
+  minSamples: intField(o.minSamples, 1),
+  minTime: numberField(o.minTime, 3600, true),
+  timeout: numberField(o.timeout, 86400),
   repeat: intField(o.repeat, 1),
   kernel: field((v) => itemTexts(v, o.kernel, false).map((p) => (p.trim() === '' ? badPath(o.kernel) : existsSync(p) ? p : noKernel(p)))),
 };
@@ -173,11 +186,21 @@ export function spmmFromFields(v: Parsed<typeof SPMM_FIELDS>): SpmmFields {
     layout: v.layout ?? d.layout,
     methods: v.methods ?? d.methods,
     ...(v.matrices?.length ? { matrices: v.matrices } : {}),
+    ...samplingFields(v),
+    repeat: v.repeat ?? d.repeat,
+    ...kernels(v),
+  };
+}
+
+/** seed, warm-up and the sampling fields of either op, defaults filled in. */
+function samplingFields(v: Parsed<typeof COMMON_FIELDS>): Required<Pick<SpmmFields, 'seed' | 'warmup' | 'samples' | 'cache' | 'sampling'>> {
+  const d = REQUEST_DEFAULTS;
+  return {
     seed: v.seed ?? d.seed,
     warmup: v.warmup ?? d.warmup,
     samples: v.samples ?? d.samples,
-    repeat: v.repeat ?? d.repeat,
-    ...kernels(v),
+    cache: v.cache ?? d.cache,
+    sampling: { maxNoise: v.maxNoise ?? d.maxNoise, minSamples: v.minSamples ?? d.minSamples, minTime: v.minTime ?? d.minTime, timeout: v.timeout ?? d.timeout },
   };
 }
 
@@ -191,9 +214,7 @@ export function spgemmFromFields(v: Parsed<typeof SPGEMM_FIELDS>): SpgemmFields 
     ...(v.gen_b !== undefined ? { genB: v.gen_b } : {}),
     precision: v.precision ?? d.precision,
     methods: v.methods ?? d.methods,
-    seed: v.seed ?? d.seed,
-    warmup: v.warmup ?? d.warmup,
-    samples: v.samples ?? d.samples,
+    ...samplingFields(v),
     repeat: v.repeat ?? d.repeat,
     breakdown: v.breakdown ?? d.breakdown,
     explain: v.explain ?? d.explain,

@@ -3,8 +3,8 @@
 // generator spec, --gen-b). Files are known by their resolved path and shown by the shortest path
 // suffix that tells them apart (src/util/path-names.ts); two cases with one id are an error.
 import type { SpgemmRequest } from './api.js';
-import type { Precision } from '../kinds.js';
-import type { Params, PlannedCase } from './spmm-plan.js';
+import type { CacheState, Precision } from '../kinds.js';
+import { cacheTag, type Params, type PlannedCase } from './spmm-plan.js';
 import { UserError } from '../util/errors.js';
 import { assertUniqueIds, distinctNames, resolvedPath } from '../util/path-names.js';
 
@@ -18,6 +18,7 @@ export interface SpgemmCasePlan extends PlannedCase {
   b?: SpgemmSource;
   bName?: string;
   precision: Precision;
+  cache: CacheState;
 }
 
 /** What identifies an operand's data: its resolved path, or its generator spec. */
@@ -45,16 +46,20 @@ export function planSpgemm(req: SpgemmRequest): SpgemmCasePlan[] {
     const a = nameOf(source);
     const product = bName !== undefined ? `${a}*${bName}` : a;
     for (const precision of req.precision) {
-      const params: Params = { a, b: bName ?? a, precision, seed: req.seed };
-      out.push({
-        id: `spgemm/${product}/${precision}`,
-        label: `${bName !== undefined ? `${a} · ${bName}` : `${a} squared`} · ${precision}`,
-        params,
-        source,
-        aName: a,
-        ...(bSource ? { b: bSource, bName } : {}),
-        precision,
-      });
+      for (const cache of req.cache ?? ['hot']) {
+        const tag = cacheTag(cache, req.cache ?? ['hot']);
+        const params: Params = { a, b: bName ?? a, precision, seed: req.seed, ...tag.params };
+        out.push({
+          id: `spgemm/${product}/${precision}${tag.id}`,
+          label: `${bName !== undefined ? `${a} · ${bName}` : `${a} squared`} · ${precision}${tag.label}`,
+          params,
+          source,
+          aName: a,
+          ...(bSource ? { b: bSource, bName } : {}),
+          precision,
+          cache,
+        });
+      }
     }
   }
   assertUniqueIds(out.map((p) => p.id), (id) => new UserError(`spgemm: two cases would have the id ${id} (an input given twice?)`));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { cacheDir } from '../config.js';
 import type { CsrMatrix } from '../matrix/types.js';
 import { RuntimeFailure, UserError } from '../util/errors.js';
-import type { SpgemmRequest, VerifyMode } from './api.js';
+import { samplingArgs, type SpgemmRequest, type VerifyMode } from './api.js';
 import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
 import type { BenchSink } from './api.js';
@@ -13,6 +13,8 @@ import { invokeRepeated } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { planSpgemm, sourceKey, type SpgemmCasePlan, type SpgemmSource } from './spgemm-plan.js';
 import { toMethodResult } from './figures.js';
+import { methodMetrics, profileMethod, type ProfileRecord } from './profile.js';
+import { findNcu } from '../native/toolchain.js';
 import { prepareUserKernels, spgemmUserResults } from '../plugins/bench.js';
 
 async function loadOperand(d: BenchDeps, s: SpgemmSource, seed: number): Promise<CsrMatrix> {
@@ -76,6 +78,7 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
   const plugins = await prepareUserKernels(req.kernels, 'spgemm', chosen.backend, d, (s) => sink.log(s));
   const progress = new ProgressTracker(plans.length, sink);
   let env: ResultFile['env'] = null;
+  let profile: ProfileRecord | undefined;
   const cases: CaseResult[] = [];
   const bPlan = plans[0];
   const bMatrix = bPlan.b ? await loadOperand(d, bPlan.b, req.seed) : null;
@@ -102,21 +105,31 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
       }
       n++;
       args.push('--precision', plan.precision, '--methods', req.methods === 'all' ? 'all' : req.methods.join(','),
-        '--warmup', String(req.warmup), '--samples', String(req.samples));
+        '--warmup', String(req.warmup), ...samplingArgs(req, plan.cache));
       if (req.breakdown) args.push('--breakdown');
       args.push(...referenceArgs(req.verify, req.seed, refCache));
       if (req.explain) args.push('--explain');
       if (req.device !== undefined) args.push('--device', String(req.device));
       if (req.threads !== undefined) args.push('--threads', String(req.threads));
       const out = await invokeRepeated(d, exe, args, 'spgemm', sink, progress, plan.label, req.repeat);
+      if (req.profile && !profile) {
+        sink.log(`profiling ${req.profile.method} once under ncu (${plan.label})`);
+        profile = await profileMethod(d, chosen.backend === 'cuda' ? findNcu() : null, exe, args, req.profile, chosen.backend);
+        sink.log(profile.status === 'ok' ? `profile: ${profile.report}, summary ${profile.summary}` : `profile: ${profile.status}: ${profile.reason}`);
+      }
       env ??= out.env;
       if (out.results.length === 0) throw new RuntimeFailure(`native spgemm printed no result for case ${plan.id}`);
       const user = await spgemmUserResults(plugins, { backend: chosen.backend, backendReason: chosen.reason, args, precision: plan.precision, repeat: req.repeat ?? 1 }, out.results, d);
       const c: CaseResult = { id: plan.id, op: 'spgemm', label: plan.label, params: plan.params, input: spgemmInput(a, b, plan), results: [...out.results, ...user].map(toMethodResult) };
+      for (const r of req.metrics?.length ? c.results : []) {
+        if (r.status !== 'ok' || r.family === 'user') continue;
+        progress.report(`${plan.label} — ncu --metrics: ${r.method}`);
+        r.metrics = await methodMetrics(d, chosen.backend === 'cuda' ? findNcu() : null, exe, args, r.method, req.metrics!, chosen.backend, dir);
+      }
       cases.push(c);
       sink.caseDone(c);
       progress.advance(1, plan.label);
     }
   });
-  return assembleResultFile({ backend: chosen.backend, env, cases });
+  return assembleResultFile({ backend: chosen.backend, env, cases, profile });
 }

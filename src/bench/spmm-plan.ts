@@ -4,7 +4,7 @@
 import { parseRange, type Range } from '../matrix/generate/range.js';
 import { UserError } from '../util/errors.js';
 import type { SpmmRequest } from './api.js';
-import type { Precision, TimingMode } from '../kinds.js';
+import type { CacheState, Precision, TimingMode } from '../kinds.js';
 import { distinctNames, resolvedPath } from '../util/path-names.js';
 
 export type Params = Record<string, string | number | boolean>;
@@ -30,6 +30,7 @@ export interface SpmmRunPlan {
   precision: Precision;
   mode: TimingMode;
   layout: 'row' | 'col';
+  cache: CacheState;
   nb: number[];
   /** the run as a whole (all n_B values), for progress */
   label: string;
@@ -73,6 +74,16 @@ export function checkNnzRow(dimText: string, nnzText: string): void {
   }
 }
 
+/**
+ * How a cache state shows in a case (--cache): cold cases get "/cold" in their id (hot ids stay as
+ * they always were, so older baselines still pair), "· L2 cold" in their label and params.cache;
+ * hot cases say "· L2 hot" only where the request asked for both.
+ */
+export function cacheTag(cache: CacheState, all: CacheState[]): { id: string; label: string; params: Params } {
+  const shown = cache === 'cold' || all.length > 1;
+  return { id: cache === 'cold' ? '/cold' : '', label: shown ? ` · L2 ${cache}` : '', params: shown ? { cache } : {} };
+}
+
 export function planSpmm(req: SpmmRequest): SpmmRunPlan[] {
   if (!req.matrices?.length) for (const dim of req.dim) for (const nnzRow of req.nnzRow) checkNnzRow(dim, nnzRow);
   const sources: SpmmSource[] = req.matrices?.length
@@ -82,15 +93,18 @@ export function planSpmm(req: SpmmRequest): SpmmRunPlan[] {
   for (const source of sources) {
     for (const precision of req.precision) {
       for (const mode of req.mode) {
-        const label = (nb: string): string => `${sourceLabel(source)} · nB ${nb} · ${precision} · ${mode}${req.layout === 'col' ? ' · col-major' : ''}`;
-        const cases = req.nb.map((nb) => ({
-          id: spmmCaseId(source, nb, precision, mode, req.layout),
-          label: label(String(nb)),
-          params: { ...sourceParams(source), nb, precision, mode, layout: req.layout, seed: req.seed },
-          nb,
-        }));
-        const inputKey = source.kind === 'files' ? `files=${source.paths.map(resolvedPath).join('+')}` : sourceId(source);
-        runs.push({ inputKey, source, precision, mode, layout: req.layout, nb: req.nb, label: label(req.nb.join(',')), cases });
+        for (const cache of req.cache ?? ['hot']) {
+          const tag = cacheTag(cache, req.cache ?? ['hot']);
+          const label = (nb: string): string => `${sourceLabel(source)} · nB ${nb} · ${precision} · ${mode}${req.layout === 'col' ? ' · col-major' : ''}${tag.label}`;
+          const cases = req.nb.map((nb) => ({
+            id: spmmCaseId(source, nb, precision, mode, req.layout) + tag.id,
+            label: label(String(nb)),
+            params: { ...sourceParams(source), nb, precision, mode, layout: req.layout, seed: req.seed, ...tag.params },
+            nb,
+          }));
+          const inputKey = source.kind === 'files' ? `files=${source.paths.map(resolvedPath).join('+')}` : sourceId(source);
+          runs.push({ inputKey, source, precision, mode, layout: req.layout, cache, nb: req.nb, label: label(req.nb.join(',')), cases });
+        }
       }
     }
   }

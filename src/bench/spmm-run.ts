@@ -5,7 +5,7 @@ import { freemem, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { CsrMatrix } from '../matrix/types.js';
 import { RuntimeFailure, UserError } from '../util/errors.js';
-import type { SpmmRequest } from './api.js';
+import { samplingArgs, type Samples, type SpmmRequest } from './api.js';
 import { realDeps, type BenchDeps } from './deps.js';
 import { assembleResultFile } from './env.js';
 import type { BenchSink } from './api.js';
@@ -14,14 +14,16 @@ import { invokeRepeated, type RepeatedLine } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import { checkSpmmFits, countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
 import { toMethodResult } from './figures.js';
+import { methodMetrics, profileMethod, type ProfileRecord } from './profile.js';
+import { findNcu } from '../native/toolchain.js';
 import { prepareUserKernels, spmmUserResults } from '../plugins/bench.js';
 import { pythonResults, splitMethods } from '../plugins/python.js';
 
 /** Timing on a GPU needs enough samples for a median and a significance test in compare. */
 export const GPU_MIN_SAMPLES = 20;
 
-export function checkGpuSamples(backend: 'cpu' | 'cuda', samples: number): void {
-  if (backend === 'cuda' && samples < GPU_MIN_SAMPLES) {
+export function checkGpuSamples(backend: 'cpu' | 'cuda', samples: Samples): void {
+  if (backend === 'cuda' && samples !== 'auto' && samples < GPU_MIN_SAMPLES) {
     throw new UserError(`--samples: '${samples}' is below ${GPU_MIN_SAMPLES}, the minimum on the GPU backend`);
   }
 }
@@ -66,6 +68,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
   const plugins = await prepareUserKernels(req.kernels, 'spmm', chosen.backend, d, (s) => sink.log(s));
   const progress = new ProgressTracker(countCases(runs), sink);
   let env: ResultFile['env'] = null;
+  let profile: ProfileRecord | undefined;
   const cases: CaseResult[] = [];
 
   await withTempDir(async (dir) => {
@@ -94,22 +97,34 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
       const args = [
         'spmm', '--input', spb, '--nb', run.nb.join(','), '--precision', run.precision,
         '--methods', split.native === 'all' ? 'all' : (split.native ?? []).join(','), '--mode', run.mode,
-        '--warmup', String(req.warmup), '--samples', String(req.samples), '--layout', run.layout, '--seed', String(req.seed),
+        '--warmup', String(req.warmup), ...samplingArgs(req, run.cache), '--layout', run.layout, '--seed', String(req.seed),
         ...(req.device !== undefined ? ['--device', String(req.device)] : []),
         ...(req.explain ? ['--explain'] : []),
       ];
       const out = split.native ? await invokeRepeated(d, exe, args, 'spmm', sink, progress, label, req.repeat) : { env: null, results: [] };
+      if (req.profile && !profile && split.native) {
+        sink.log(`profiling ${req.profile.method} once under ncu (${label})`);
+        profile = await profileMethod(d, chosen.backend === 'cuda' ? findNcu() : null, exe, args, req.profile, chosen.backend);
+        sink.log(profile.status === 'ok' ? `profile: ${profile.report}, summary ${profile.summary}` : `profile: ${profile.status}: ${profile.reason}`);
+      }
       env ??= out.env;
       const ctx = { backend: chosen.backend, backendReason: chosen.reason, args, precision: run.precision, layout: run.layout, mode: run.mode, mats, repeat: req.repeat ?? 1 };
       const peers = await pythonResults(split.peers, ctx, d.runNative);
       const user = [...peers, ...(await spmmUserResults(plugins, ctx, out.results, d))];
       const extra: CaseResult['params'] = run.source.kind === 'files' ? { batch: mats.length } : {};
       for (const c of groupSpmmResults(run, [...out.results, ...user], describeMatrices(mats), extra)) {
+        if (req.metrics?.length) {
+          for (const r of c.results) {
+            if (r.status !== 'ok' || r.family === 'user') continue;
+            progress.report(`${label} — ncu --metrics: ${r.method} nb ${String(c.params.nb)}`);
+            r.metrics = await methodMetrics(d, chosen.backend === 'cuda' ? findNcu() : null, exe, [...args, '--nb', String(c.params.nb)], r.method, req.metrics, chosen.backend, dir);
+          }
+        }
         cases.push(c);
         sink.caseDone(c);
       }
       progress.advance(run.cases.length, label);
     }
   });
-  return assembleResultFile({ backend: chosen.backend, env, cases });
+  return assembleResultFile({ backend: chosen.backend, env, cases, profile });
 }

@@ -12,7 +12,7 @@ import type { CaseResult, MethodResult, ResultFile } from '../results/schema.js'
 import { EXIT, UserError } from '../util/errors.js';
 import { bootstrapRatioCI, hashSeed, mannWhitney, median, runSpread, welchLog } from '../stats.js';
 
-export const VERDICTS = ['regression', 'failed', 'improvement', 'noise', 'unchanged', 'missing-base', 'missing-new', 'skipped'] as const;
+export const VERDICTS = ['regression', 'failed', 'throttled', 'improvement', 'noise', 'unchanged', 'missing-base', 'missing-new', 'skipped'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 export interface PairResult {
@@ -67,8 +67,8 @@ export interface CompareReport {
   /** pairs judged on single runs (run-to-run drift not accounted for) */
   singleRunPairs: number;
   options: Required<Omit<CompareOptions, 'strictEnv'>> & { strictEnv: boolean };
-  /** 0: no regression, 1: a regression or a failed method in the new file. */
-  exitCode: typeof EXIT.ok | typeof EXIT.regression;
+  /** 0: no regression, 1: a regression or a failed method in the new file, 5: no regression, but a slower method whose new run was throttled. */
+  exitCode: typeof EXIT.ok | typeof EXIT.regression | typeof EXIT.throttled;
 }
 
 function envSummary(f: ResultFile): string {
@@ -113,6 +113,16 @@ export function centralRatio(b: MethodResult | undefined, n: MethodResult | unde
   const bm = x.base.length ? median(x.base) : b.median_ms;
   const nm = x.new.length ? median(x.new) : n.median_ms;
   return bm !== null && nm !== null && bm > 0 && nm > 0 ? nm / bm : null;
+}
+
+/**
+ * A slowdown found significant is "throttled", not a regression, when the new run of the method ran
+ * with the GPU throttled (clocks.throttled: SM clock at the end below the threshold of the max, or a
+ * thermal/power clocks-event reason; cuda/common/nvml_clocks.cuh): the figure says nothing about the code.
+ */
+function throttledInstead(p: PairResult, n: MethodResult | undefined): PairResult {
+  if (p.verdict !== 'regression' || !n?.clocks?.throttled) return p;
+  return { ...p, verdict: 'throttled', note: `${p.note}; the new run was throttled (${n.clocks.throttle_why ?? 'clocks below the threshold'}): not judged, rerun on an unthrottled GPU` };
 }
 
 function judge(caseId: string, label: string, method: string, b: MethodResult | undefined, n: MethodResult | undefined, o: CompareReport['options'], peerFactor: number | null): PairResult {
@@ -232,7 +242,7 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
     if (d) drift.push(d);
     methods.forEach((m, i) => {
       const [b, n] = sides[i];
-      const pair = judge(id, label, m, b, n, o, peerFactor);
+      const pair = throttledInstead(judge(id, label, m, b, n, o, peerFactor), n);
       if (!bc) pair.note = 'case not in the base file';
       if (!nc) pair.note = 'case not in the new file';
       if (d && pair.ratio !== null) pair.note = [pair.note, `machine drift: all ${d.methods} methods of the case, peers included, moved ×${d.factor.toFixed(3)}`].filter(Boolean).join('; ');
@@ -253,6 +263,6 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
     drift,
     singleRunPairs: pairs.filter((p) => p.basis === 'samples').length,
     options: o,
-    exitCode: counts.regression + counts.failed > 0 ? EXIT.regression : EXIT.ok,
+    exitCode: counts.regression + counts.failed > 0 ? EXIT.regression : counts.throttled > 0 ? EXIT.throttled : EXIT.ok,
   };
 }

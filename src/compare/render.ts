@@ -7,6 +7,7 @@ const SEVERITY: Record<Verdict, number> = Object.fromEntries(VERDICTS.map((v, i)
 const ICON: Record<Verdict, string> = {
   regression: '🔴 regression',
   failed: '🔴 failed',
+  throttled: '🟡 throttled (GPU clocks down; not judged)',
   improvement: '🟢 improvement',
   noise: '⚪ noise',
   unchanged: 'unchanged',
@@ -41,7 +42,7 @@ function header(r: CompareReport): string[] {
 
 export function summaryLine(r: CompareReport): string {
   const parts = VERDICTS.filter((v) => r.counts[v] > 0).map((v) => `${r.counts[v]} ${v}`);
-  const head = r.exitCode ? 'REGRESSION' : 'no regression';
+  const head = r.exitCode === 1 ? 'REGRESSION' : r.exitCode === 5 ? 'no regression, but THROTTLED (slower only in runs on a throttled GPU; exit 5)' : 'no regression';
   return `${head}: ${parts.join(', ') || 'nothing to compare'} (threshold ${r.options.threshold} %, alpha ${r.options.alpha})`;
 }
 
@@ -71,14 +72,14 @@ export function noticeLines(r: CompareReport): string[] {
 export async function renderTerminal(r: CompareReport): Promise<string> {
   const { default: Table } = await import('cli-table3');
   const t = new Table({ head: header(r), style: { head: [], border: [] }, wordWrap: true, colWidths: [null, null, null, null, null, null, null, null, 44] as unknown as number[] });
-  for (const p of r.pairs) t.push(row(p, (v) => (v === 'regression' || v === 'failed' ? v.toUpperCase() : v)));
+  for (const p of r.pairs) t.push(row(p, (v) => (v === 'regression' || v === 'failed' || v === 'throttled' ? v.toUpperCase() : v)));
   return [...warningLines(r), `base: ${r.baseName} (${r.baseEnv})`, `new:  ${r.newName} (${r.newEnv})`, t.toString(), ...noticeLines(r).map((l) => `note: ${l}`), summaryLine(r), ''].join('\n');
 }
 
 /** Markdown for a CI job summary: verdict, warnings, the notable pairs, then every pair folded. */
 export function renderCompareMarkdown(r: CompareReport): string {
   const notable = r.pairs.filter((p) => p.verdict !== 'unchanged' && p.verdict !== 'skipped').sort((a, b) => SEVERITY[a.verdict] - SEVERITY[b.verdict]);
-  const out = [`## spbench compare: ${r.exitCode ? '🔴 regression' : '✅ no regression'}`, ''];
+  const out = [`## spbench compare: ${r.exitCode === 1 ? '🔴 regression' : r.exitCode === 5 ? '🟡 throttled (no regression judged)' : '✅ no regression'}`, ''];
   for (const w of r.warnings) out.push(`> [!WARNING]`, `> Environments differ, timings may not be comparable: ${w}`, '');
   out.push(`* base: \`${r.baseName}\` — ${r.baseEnv}`, `* new: \`${r.newName}\` — ${r.newEnv}`, `* ${summaryLine(r)}`, '');
   for (const n of noticeLines(r)) out.push(`> [!NOTE]`, `> ${n}`, '');
@@ -92,12 +93,12 @@ export function renderCompareMarkdown(r: CompareReport): string {
 /** JUnit XML: one testcase per (case, method); regressions and failed methods are failures. */
 export function renderJunit(r: CompareReport): string {
   const failures = r.counts.regression + r.counts.failed;
-  const skipped = r.counts['missing-base'] + r.counts['missing-new'] + r.counts.skipped;
+  const skipped = r.counts['missing-base'] + r.counts['missing-new'] + r.counts.skipped + r.counts.throttled;
   const cases = r.pairs.map((p) => {
     const detail = `ratio ${ratioText(p.ratio)} (CI ${ciText(p.ci)}, p ${pText(p.p)}), base ${ms(p.baseMedian)} ms, new ${ms(p.newMedian)} ms. ${p.note}`;
     const open = `<testcase classname="${esc(p.caseId)}" name="${esc(p.method)}" time="${((p.newMedian ?? 0) / 1000).toFixed(6)}">`;
     if (p.verdict === 'regression' || p.verdict === 'failed') return `${open}<failure type="${p.verdict}" message="${esc(`${p.verdict}: ${p.note}`)}">${esc(detail)}</failure></testcase>`;
-    if (p.verdict === 'missing-base' || p.verdict === 'missing-new' || p.verdict === 'skipped') return `${open}<skipped message="${esc(`${p.verdict}: ${p.note}`)}"/></testcase>`;
+    if (p.verdict === 'missing-base' || p.verdict === 'missing-new' || p.verdict === 'skipped' || p.verdict === 'throttled') return `${open}<skipped message="${esc(`${p.verdict}: ${p.note}`)}"/></testcase>`;
     return `${open}<system-out>${esc(`${p.verdict}: ${detail}`)}</system-out></testcase>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>

@@ -1,7 +1,7 @@
 // The one schema for what native executables print (docs/native-protocol.md).
 // Every stdout line of a child is parsed and validated here; nothing else reads child output.
 import { z } from 'zod';
-import { METHOD_FAMILIES, OPS } from '../kinds.js';
+import { CACHE_STATES, METHOD_FAMILIES, OPS, SAMPLING_RULES } from '../kinds.js';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -59,6 +59,43 @@ export const Verification = z.object({
 });
 export type Verification = z.infer<typeof Verification>;
 
+/** How a method's samples were taken and what stopped them (cuda/common/sampling.hpp). */
+export const Sampling = z.object({
+  samples: z.string(), // "auto" or the fixed count asked for
+  rule: z.enum(SAMPLING_RULES), // samples (the fixed count) | noise | timeout | max-samples
+  n: z.number().int().nonnegative(),
+  noise_pct: z.number().nonnegative().nullable(), // relative standard error of the median at the end, percent
+  noise_estimator: z.string(), // "sqrt(pi/2)*1.4826*MAD/sqrt(n)/median"
+  wall_s: z.number().nonnegative(),
+  max_noise_pct: z.number().positive().optional(),
+  min_samples: z.number().int().positive().optional(),
+  min_time_s: z.number().nonnegative().optional(),
+  timeout_s: z.number().positive().optional(),
+});
+export type Sampling = z.infer<typeof Sampling>;
+
+export const ClockReading = z.object({
+  sm_mhz: z.number().nonnegative(),
+  mem_mhz: z.number().nonnegative(),
+  temp_c: z.number(),
+  power_w: z.number().nonnegative(),
+  reasons: z.number().nonnegative(), // NVML clocks-event reasons bit mask
+  reason_names: z.string(), // e.g. "sw_power_cap,sw_thermal"
+});
+
+/** NVML at a method's start and end (cuda/common/nvml_clocks.cuh); available false with the reason where NVML is absent. */
+export const Clocks = z.object({
+  available: z.boolean(),
+  reason: z.string().optional(),
+  start: ClockReading.optional(),
+  end: ClockReading.optional(),
+  max_sm_mhz: z.number().nonnegative().optional(),
+  threshold: z.number().positive().optional(), // throttled below threshold × max SM clock
+  throttled: z.boolean().optional(),
+  throttle_why: z.string().optional(),
+});
+export type Clocks = z.infer<typeof Clocks>;
+
 export const ResultStatus = z.enum(['ok', 'failed', 'not_applicable', 'error']);
 export type ResultStatus = z.infer<typeof ResultStatus>;
 
@@ -79,6 +116,9 @@ export const ResultLine = z.object({
   verify: Verification,
   breakdown_ms: z.record(z.string(), z.number().nonnegative()).optional(),
   info: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  cache: z.enum(CACHE_STATES).optional(), // L2 hot or flushed before every sample (--cache)
+  sampling: Sampling.optional(), // present where samples were taken
+  clocks: Clocks.optional(), // GPU drivers, where samples were taken
 });
 export type ResultLine = z.infer<typeof ResultLine>;
 

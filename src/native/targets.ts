@@ -31,7 +31,7 @@ function gpuDriver(op: Op, libs: Array<'cusparse' | 'cublas'>): TargetSpec {
     main: `drivers/${op}_cuda.cu`,
     hashed: ['common', op, 'peers', `drivers/${op}_cuda.cu`],
     flags: ['-std=c++17', '-O3', '-lineinfo'],
-    libs: libs.map((l) => `-l${l}`),
+    libs: [...libs.map((l) => `-l${l}`), '-ldl'], // -ldl: NVML is loaded with dlopen (cuda/common/nvml_clocks.cuh)
     needsArch: true,
     needsLibs: libs,
   };

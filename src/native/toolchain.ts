@@ -51,6 +51,14 @@ export function findNvcc(): string | null {
   return onPath('nvcc');
 }
 
+/** Nsight Compute (ncu) from $CUDA_HOME/bin, /usr/local/cuda/bin, then PATH (spmm/spgemm --profile). */
+export function findNcu(): string | null {
+  for (const c of [...cudaHomes().map((h) => join(h, 'bin', 'ncu')), '/usr/local/cuda/bin/ncu']) {
+    if (c && isExecutable(c)) return c;
+  }
+  return onPath('ncu');
+}
+
 /** g++ from $SPBENCH_CXX, then PATH. */
 export function findGxx(): string | null {
   const { cxx } = givenCompilers();

@@ -128,7 +128,7 @@ export async function buildPlugin(file: string, manifest: PluginManifest, o: Plu
   return withLock(`${plan.exePath}.lock`, async () => {
     if (!o.rebuild && existsSync(plan.exePath)) return plan.exePath;
     const tmp = `${plan.exePath}.tmp-${process.pid}-${Date.now()}`;
-    const args = [...plan.flags, `-I${join(plan.cudaDir, 'include')}`, plan.driver, plan.source, '-o', tmp];
+    const args = [...plan.flags, `-I${join(plan.cudaDir, 'include')}`, plan.driver, plan.source, '-ldl', '-o', tmp]; // -ldl: NVML through dlopen
     o.log?.(`building plugin ${manifest.name} (${file}) with nvcc → ${plan.exePath}`);
     const t0 = Date.now();
     const r = await compile(plan.nvcc, args, dirname(plan.source));

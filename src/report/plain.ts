@@ -3,7 +3,7 @@
 import type { BenchSink } from '../bench/api.js';
 import { plainProgress } from '../progress/event.js';
 import {
-  caseHeader, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, methodLabel, orderResults, reasonText, speedupVsPeer, statusText,
+  caseHeader, samplingText, showsSampling, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, methodLabel, orderResults, reasonText, speedupVsPeer, statusText,
 } from './present.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import type { ExplainLine } from '../native/protocol.js';
@@ -25,6 +25,7 @@ export function renderCasePlain(c: CaseResult, meta: Meta): string {
     ];
     const sp = speedupVsPeer(r, peer);
     if (sp !== null && peer) parts.push(`${fmtRatio(sp)} vs ${peer.method}`);
+    if (showsSampling(c.results)) parts.push(`samples ${samplingText(r)}`);
     lines.push(`${lead}  ${parts.join('  ')}`);
   }
   return lines.join('\n');

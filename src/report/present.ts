@@ -37,6 +37,17 @@ export function methodLabel(r: MethodResult): string {
 }
 
 /** The status word of a result in every table ("–" where the method did not run). */
+/** Whether a case's tables get the sampling column: some method sampled with --samples auto or ran throttled. */
+export function showsSampling(results: MethodResult[]): boolean {
+  return results.some((r) => r.sampling?.samples === 'auto' || r.clocks?.throttled);
+}
+
+/** Samples taken, the rule that stopped --samples auto, and THROTTLED where the GPU clocks were down (clocks.throttle_why). */
+export function samplingText(r: MethodResult): string {
+  const auto = r.sampling?.samples === 'auto' ? ` (${r.sampling.rule}${r.sampling.noise_pct !== null ? ` ±${r.sampling.noise_pct.toFixed(2)} %` : ''})` : '';
+  return `${r.samples_ms.length}${auto}${r.clocks?.throttled ? ' THROTTLED' : ''}`;
+}
+
 export function statusText(r: MethodResult | undefined): string {
   if (!r) return '–';
   switch (r.status) {

@@ -3,7 +3,7 @@
 import Table from 'cli-table3';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import {
-  caseHeader, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSig, fmtSpreadUs, fmtUs, hasSpeed, methodLabel, orderResults, reasonText, speedupVsPeer, statusText,
+  caseHeader, samplingText, showsSampling, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSig, fmtSpreadUs, fmtUs, hasSpeed, methodLabel, orderResults, reasonText, speedupVsPeer, statusText,
 } from './present.js';
 
 type Meta = Pick<ResultFile, 'backend' | 'device' | 'env'>;
@@ -16,6 +16,8 @@ export function renderCaseTable(c: CaseResult, meta: Meta): string {
   const head = ['method', 'family', 'status', 'median µs', 'IQR µs', 'GFLOPS', 'GB/s', 'peak mem'];
   if (peer) head.push(`vs ${peer.method}`);
   if (peer && c.op === 'spgemm') head.push(`mem / ${peer.method}`);
+  const withSampling = showsSampling(c.results);
+  if (withSampling) head.push('samples');
   if (withBreakdown) head.push('phases (ms)');
   const table = new Table({ head, style: { head: [], border: [], compact: true }, colAligns: head.map((h, i) => (i < 3 || h === 'phases (ms)' ? 'left' : 'right')) });
   for (const r of ordered) {
@@ -27,6 +29,7 @@ export function renderCaseTable(c: CaseResult, meta: Meta): string {
     const row: string[] = [...lead, fmtUs(r.median_ms), fmtSpreadUs(r), fmtRate(r.gflops), fmtRate(r.bandwidth_gbs), fmtBytes(r.peak_mem_bytes)];
     if (peer) row.push(fmtRatio(speedupVsPeer(r, peer)));
     if (peer && c.op === 'spgemm') row.push(peer.peak_mem_bytes > 0 ? fmtRatio(r.peak_mem_bytes / peer.peak_mem_bytes) : '');
+    if (withSampling) row.push(samplingText(r));
     if (withBreakdown) row.push(Object.entries(r.breakdown_ms ?? {}).map(([k, v]) => `${k} ${fmtSig(v)}`).join(', '));
     table.push(row);
   }

@@ -1,7 +1,7 @@
 // The result file (`--json`, `spbench run`): versioned schema read by report and compare.
 import { z } from 'zod';
-import { EnvLine, GpuInfo, ResultStatus, Verification } from '../native/protocol.js';
-import { METHOD_FAMILIES, OPS } from '../kinds.js';
+import { Clocks, EnvLine, GpuInfo, ResultStatus, Sampling, Verification } from '../native/protocol.js';
+import { CACHE_STATES, METHOD_FAMILIES, OPS } from '../kinds.js';
 
 export const RESULT_SCHEMA = 'spbench-results/1';
 
@@ -30,6 +30,15 @@ export const MethodResult = z.object({
   verify: Verification,
   breakdown_ms: z.record(z.string(), z.number().nonnegative()).optional(),
   info: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+  // Additive (schema stays /1): the L2 state of the samples (--cache), how sampling stopped, and the
+  // GPU clocks at the method's start and end with the throttled flag that compare reads.
+  cache: z.enum(CACHE_STATES).optional(),
+  sampling: Sampling.optional(),
+  clocks: Clocks.optional(),
+  // --metrics: hardware counters of one call of the method (ncu, summed over its kernels), or why not
+  metrics: z
+    .object({ status: z.enum(['ok', 'not_applicable', 'error']), reason: z.string().optional(), values: z.record(z.string(), z.number()).optional(), kernels: z.number().int().nonnegative().optional() })
+    .optional(),
 });
 export type MethodResult = z.infer<typeof MethodResult>;
 
@@ -57,6 +66,10 @@ export const ResultFile = z.object({
   // cases, so that `spbench merge` can tell what is missing. Optional and additive (schema stays /1).
   shard: z
     .object({ suite: z.string(), index: z.number().int().positive(), count: z.number().int().positive(), suite_cases: z.array(z.string()), cases: z.array(z.string()) })
+    .optional(),
+  // --profile METHOD: the method run once under Nsight Compute; report and text summary beside the result file (src/bench/profile.ts).
+  profile: z
+    .object({ method: z.string(), status: z.enum(['ok', 'not_applicable', 'error']), reason: z.string().optional(), report: z.string().optional(), summary: z.string().optional(), log: z.string().optional() })
     .optional(),
 });
 export type ResultFile = z.infer<typeof ResultFile>;

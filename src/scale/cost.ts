@@ -59,7 +59,8 @@ function fileProducts(path: string): number {
 
 /** Relative cost of one suite case: work of one timed call × calls (warm-up + samples) × runs. */
 export function caseCost(c: SuiteCase): number {
-  const calls = (c.warmup + c.samples) * (c.repeat ?? 1);
+  // --samples auto: about 50 samples (noise rule, min-samples 10) until the timeout says otherwise
+  const calls = (c.warmup + (c.samples === 'auto' ? 50 : c.samples)) * (c.repeat ?? 1);
   if (c.op === 'spmm') {
     const nbSum = c.nb.reduce((a, b) => a + b, 0);
     const per = c.matrices?.length

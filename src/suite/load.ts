@@ -10,6 +10,7 @@ import { expandSetRef } from '../matrix/sets.js';
 import { UserError } from '../util/errors.js';
 import { CASE_FIELDS, SpgemmCase, SpmmCase, SuiteDefaults, SuiteShell, type Suite, type SuiteCase } from './schema.js';
 import type { Op } from '../kinds.js';
+import { REQUEST_DEFAULTS } from '../bench/request-defaults.js';
 
 const PATH_FIELDS = ['matrices', 'inputs', 'b', 'kernel'];
 /** Fields that describe a generated spmm batch: a case with "matrices" takes none of them from defaults. */
@@ -65,7 +66,8 @@ export function parseSuite(obj: unknown, file: string, log: (s: string) => void 
     if (!isObject(raw)) throw new UserError(`invalid suite ${file}: cases[${i}]: expected an object`);
     const op = raw.op;
     if (op !== 'spmm' && op !== 'spgemm') throw new UserError(`invalid suite ${file}: cases[${i}].op: Invalid discriminator value: expected "spmm" or "spgemm"`);
-    const merged = resolvePaths(withDefaults(raw, op, defaults), base, log);
+    // a suite samples until the noise is low (--samples auto) unless it or its case says otherwise
+    const merged = resolvePaths(withDefaults(raw, op, { samples: REQUEST_DEFAULTS.suiteSamples, ...defaults }), base, log);
     const r = op === 'spmm' ? SpmmCase.safeParse(merged) : SpgemmCase.safeParse(merged);
     if (!r.success) fail(file, r.error.issues, ['cases', i]);
     const c = r.data;

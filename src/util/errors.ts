@@ -11,6 +11,8 @@ export const EXIT = {
   environment: 3,
   /** spbench or its native executable failed (a crash, unreadable native output): a bug, never a regression */
   internal: 4,
+  /** compare found no regression and no failure, but a method that is slower only in a new run taken while the GPU was throttled (verdict "throttled"): rerun on an unthrottled GPU */
+  throttled: 5,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 

@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import type { SpgemmRequest } from '../../bench/api.js';
 import { BACKENDS } from '../../kinds.js';
 import { oneOf } from '../../bench/options.js';
-import { addCommonOptions, commonFields, deviceField, type CommonBenchOptions } from '../bench-options.js';
+import { addCommonOptions, commonFields, deviceField, metricsField, profileField, type CommonBenchOptions } from '../bench-options.js';
 
 export interface SpgemmOptions extends CommonBenchOptions {
   gen?: string[];
@@ -26,7 +26,7 @@ export async function spgemmRequest(files: string[], o: SpgemmOptions): Promise<
     inputs: files.length ? files : undefined, gen: o.gen?.length ? o.gen : undefined, b: o.b, gen_b: o.genB,
     breakdown: o.breakdown, explain: o.explain, verify: o.verify, ...commonFields(o),
   });
-  return { ...fields, backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS), ...deviceField(o) };
+  return { ...fields, backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS), ...deviceField(o), ...profileField(o), ...metricsField(o) };
 }
 
 export function register(program: Command): void {

@@ -4,7 +4,7 @@ import type { SpmmRequest } from '../../bench/api.js';
 import { BACKENDS } from '../../kinds.js';
 import { oneOf } from '../../bench/options.js';
 import { REQUEST_DEFAULTS as D } from '../../bench/request-defaults.js';
-import { addCommonOptions, commonFields, defaultHelp, deviceField, type CommonBenchOptions } from '../bench-options.js';
+import { addCommonOptions, commonFields, defaultHelp, deviceField, metricsField, profileField, type CommonBenchOptions } from '../bench-options.js';
 
 export interface SpmmOptions extends CommonBenchOptions {
   batch?: string;
@@ -26,7 +26,7 @@ export async function spmmRequest(o: SpmmOptions): Promise<SpmmRequest> {
   const fields = parseCliRequest(SpmmRequestFields, {
     batch: o.batch, dim: o.dim, nnzRow: o.nnzRow, nb: o.nb, matrices: o.matrices?.length ? o.matrices : undefined, mode: o.mode, layout: o.layout, ...commonFields(o),
   });
-  return { ...fields, ...(o.explain ? { explain: true } : {}), backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS), ...deviceField(o) };
+  return { ...fields, ...(o.explain ? { explain: true } : {}), backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS), ...deviceField(o), ...profileField(o), ...metricsField(o) };
 }
 
 export function register(program: Command): void {
