@@ -17,8 +17,10 @@ import argparse
 import importlib.util
 import json
 import math
+import statistics
 import struct
 import sys
+import time
 
 import numpy as np
 
@@ -208,7 +210,7 @@ def check(got, h, when):
     return False, (None if not finite.all() or not math.isfinite(max_err) else max_err), detail
 
 
-def result_line(h, method, family, mode, status, reason="", samples=(), peak=0, verify=None, info=None):
+def result_line(h, method, family, mode, status, reason="", samples=(), peak=0, verify=None, info=None, spec=None, sampling=None):
     v = verify or {"checked": False, "passed": False, "max_rel_err": None}
     line = {
         "type": "result", "op": "spmm", "method": method, "family": family,
@@ -219,9 +221,72 @@ def result_line(h, method, family, mode, status, reason="", samples=(), peak=0, 
         "verify": {**v, "tol": tolerance(h.precision), "reference": "cpu-f64"},
         "info": {"format": "csr", "runner": "python", **(info or {})},
     }
+    if spec is not None:
+        line["cache"] = "cold" if spec.cold else "hot"
+    if sampling is not None:
+        line["sampling"] = sampling
     if reason:
         line["reason"] = reason
     return line
+
+
+class Sampling:
+    """--samples N|auto and its limits, the same rules as the native drivers' loop (cuda/common/sampling.hpp): a fixed
+    count, or samples until the median's relative standard error sqrt(pi/2)*1.4826*MAD/sqrt(n)/median is at most
+    max_noise percent (after min_samples samples and min_time seconds of them), or timeout seconds, or 100000 samples."""
+
+    def __init__(self, samples, max_noise, min_samples, min_time, timeout, cold):
+        self.auto = samples == "auto"
+        if not self.auto:
+            if not samples.isdigit() or not 1 <= int(samples) <= 100000:
+                raise ValueError(f"--samples must be auto or between 1 and 100000, got {samples}")
+        self.samples = 0 if self.auto else int(samples)
+        if not 0 < max_noise <= 100:
+            raise ValueError(f"--max-noise must be a percentage in (0, 100], got {max_noise}")
+        self.max_noise, self.min_samples, self.min_time, self.timeout, self.cold = max_noise, min_samples, min_time, timeout, cold
+
+    @staticmethod
+    def noise(x):
+        if len(x) < 2:
+            return math.inf
+        med = statistics.median(x)
+        if not med > 0:
+            return math.inf
+        sd = 1.4826 * statistics.median([abs(v - med) for v in x])
+        return math.sqrt(math.pi / 2) * sd / math.sqrt(len(x)) / med
+
+    def collect(self, before, sample):
+        """before() outside the timed region (poison, L2 flush); sample() returns one sample in ms."""
+        t0, out, total, rule, next_check = time.monotonic(), [], 0.0, "samples", 1
+        while True:
+            before()
+            ms = sample()
+            out.append(ms)
+            total += ms
+            n = len(out)
+            if not self.auto:
+                if n >= self.samples:
+                    break
+                continue
+            if n >= 100000:
+                rule = "max-samples"
+                break
+            if time.monotonic() - t0 >= self.timeout:
+                rule = "timeout"
+                break
+            if n < self.min_samples or total < self.min_time * 1e3 or n < next_check:
+                continue
+            next_check = n + 1 if n < 64 else n + n // 16
+            if self.noise(out) * 100 <= self.max_noise:
+                rule = "noise"
+                break
+        nz = self.noise(out)
+        info = {"samples": "auto" if self.auto else str(self.samples), "rule": rule, "n": len(out),
+                "noise_pct": nz * 100 if math.isfinite(nz) else None, "noise_estimator": "sqrt(pi/2)*1.4826*MAD/sqrt(n)/median",
+                "wall_s": time.monotonic() - t0}
+        if self.auto:
+            info.update({"max_noise_pct": self.max_noise, "min_samples": self.min_samples, "min_time_s": self.min_time, "timeout_s": self.timeout})
+        return out, info
 
 
 # ---- what runs: peers and plugins share one contract ------------------------------------------------
@@ -340,7 +405,7 @@ class DeviceBatch:
         return self._view(C, self.h_row_offset, self.m, i)
 
 
-def run_method(torch, meth, h, db, mode, warmup, nsamples):
+def run_method(torch, meth, h, db, mode, warmup, spec):
     na = meth.not_applicable(h, mode)
     info = {"plugin": meth.plugin} if meth.plugin else {}
     if na:
@@ -398,16 +463,30 @@ def run_method(torch, meth, h, db, mode, warmup, nsamples):
             reps = min(200, max(2, math.ceil(0.050 / max(t1, 1e-4))))
         if graph and reps > 1:
             graph = capture(torch, call, reps)
-        samples = []
-        for _ in range(nsamples):
+        # --cache cold: a buffer of twice the L2 is written before each sample, outside the timed region (as the
+        # native drivers' L2Flusher does); a cold sample is one call, since back-to-back calls would find it warm
+        flush = None
+        if spec.cold:
+            l2 = getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "L2_cache_size", 0) or (50 << 20)
+            flush = torch.empty(2 * l2, dtype=torch.uint8, device="cuda")
+            if reps > 1:
+                reps = 1
+                if graph:
+                    graph = capture(torch, call, 1)
+
+        def before():
             db.C.fill_(float("nan"))
-            samples.append(timed(1, graph.replay) / reps if graph else timed(reps, once))
+            if flush is not None:
+                flush.zero_()
+
+        samples, sampling = spec.collect(before, lambda: timed(1, graph.replay) / reps if graph else timed(reps, once))
+        del flush
         ok, err2, detail = check(out["C"].cpu().numpy(), h, "after the last timed sample")
         peak = max(peak, inputs + torch.cuda.max_memory_allocated() - base)
         if not ok:
-            return result_line(h, meth.name, meth.family, mode, "failed", peak=peak, verify={"checked": True, "passed": False, "max_rel_err": err2, "detail": detail}, info={**info, "reps_per_sample": reps})
+            return result_line(h, meth.name, meth.family, mode, "failed", peak=peak, verify={"checked": True, "passed": False, "max_rel_err": err2, "detail": detail}, info={**info, "reps_per_sample": reps}, spec=spec)
         return result_line(h, meth.name, meth.family, mode, "ok", samples=samples, peak=peak,
-                           verify={"checked": True, "passed": True, "max_rel_err": max(err, err2)}, info={**info, "reps_per_sample": reps})
+                           verify={"checked": True, "passed": True, "max_rel_err": max(err, err2)}, info={**info, "reps_per_sample": reps}, spec=spec, sampling=sampling)
     except Exception as e:  # noqa: BLE001  (the method's error is its result; the other methods go on)
         try:
             torch.cuda.synchronize()
@@ -456,7 +535,12 @@ def main(argv):
     p.add_argument("--mode", choices=["kernel", "e2e", "graph"], default="kernel")
     p.add_argument("--layout", choices=["row", "col"], default="row")
     p.add_argument("--warmup", type=int, default=5)
-    p.add_argument("--samples", type=int, default=20)
+    p.add_argument("--samples", default="20")  # N or auto (cuda/common/sampling.hpp's rules, below)
+    p.add_argument("--max-noise", type=float, default=0.5)
+    p.add_argument("--min-samples", type=int, default=10)
+    p.add_argument("--min-time", type=float, default=0.05)
+    p.add_argument("--timeout", type=float, default=10.0)
+    p.add_argument("--cache", choices=["hot", "cold"], default="hot")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--device", type=int, default=0)
     p.add_argument("--methods", default="")
@@ -465,6 +549,7 @@ def main(argv):
     try:
         o = p.parse_args(argv)
         nbs = [int(x) for x in o.nb.split(",")]
+        spec = Sampling(o.samples, o.max_noise, o.min_samples, o.min_time, o.timeout, o.cache == "cold")
         mats = read_spb(o.input)
         names = [o.name or "plugin"] if o.plugin else [m for m in o.methods.split(",") if m]
         unknown = [m for m in names if not o.plugin and m not in PEERS]
@@ -488,11 +573,11 @@ def main(argv):
             family = "user" if o.plugin else "peer"
             st = "error" if o.plugin and why.startswith("the plugin could not") else "not_applicable"
             for n in names:
-                emit(result_line(h, n, family, o.mode, st, why, info={"plugin": o.plugin} if o.plugin else {}))
+                emit(result_line(h, n, family, o.mode, st, why, info={"plugin": o.plugin} if o.plugin else {}, spec=spec))
             continue
         db = DeviceBatch(h, torch)
         for m in methods:
-            emit(run_method(torch, m, h, db, o.mode, o.warmup, o.samples))
+            emit(run_method(torch, m, h, db, o.mode, o.warmup, spec))
         del db
     emit({"type": "done"})
     return 0

@@ -5,6 +5,8 @@ cuda/common/spmm_batch.hpp on the host with g++ (where there is one) and asks fo
 reference bit for bit, because a peer or plugin must see exactly what the native methods see.
 """
 import json
+import math
+import random
 import os
 import shutil
 import struct
@@ -165,6 +167,24 @@ class TestPyrun(unittest.TestCase):
                              capture_output=True, text=True)
         self.assertEqual(bad.returncode, 2)
         self.assertIn("unknown framework peer 'torch-nope'", bad.stderr)
+
+
+    def test_sampling_rules_are_the_native_ones(self):
+        # fixed count; auto stops by noise on steady samples and by timeout on noisy ones; bad --samples refused
+        S = pyrun.Sampling
+        calls = []
+        fixed, info = S("7", 0.5, 10, 0.0, 10.0, False).collect(lambda: calls.append(1), lambda: 1.0)
+        self.assertEqual((len(fixed), len(calls), info["rule"], info["samples"]), (7, 7, "samples", "7"))
+        steady, info = S("auto", 0.5, 10, 0.0, 10.0, False).collect(lambda: None, lambda: 2.0)
+        self.assertEqual((len(steady), info["rule"], info["min_samples"]), (10, "noise", 10))
+        rng = random.Random(1)  # uniform in [1, 9]: the median's error falls as 0.74/sqrt(n), far above 0.5 % in 0.05 s
+        noisy, info = S("auto", 0.5, 10, 0.0, 0.05, False).collect(lambda: None, lambda: rng.uniform(1.0, 9.0))
+        self.assertEqual(info["rule"], "timeout")
+        self.assertGreater(info["noise_pct"], 0.5)
+        with self.assertRaises(ValueError):
+            S("0", 0.5, 10, 0.0, 10.0, False)
+        self.assertEqual(S.noise([1.0, 1.0, 1.0, 3.0]), 0.0)  # MAD: one outlier does not count
+        self.assertEqual(S.noise([2.0]), math.inf)
 
 
 if __name__ == "__main__":
