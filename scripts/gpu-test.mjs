@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 // The seeded generator of compare's statistics: the written files are the same on every run.
-import { rng } from '../dist/src/stats.js';
+import { rng } from '../dist/src/util/prng.js'; // dependency-free: the GPU machine has the bundle, no node_modules
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'spbench.js');

@@ -3,6 +3,9 @@
 // approximation with tie and continuity correction) and Welch's t-test on logs. The normal and
 // Student's t distributions come from jstat.
 import jstat from 'jstat';
+import { rng } from './util/prng.js';
+
+export { rng };
 
 const { jStat } = jstat;
 
@@ -47,18 +50,6 @@ export function median(xs: readonly number[]): number {
   const s = Float64Array.from(xs).sort();
   const h = s.length >> 1;
   return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-}
-
-/** mulberry32: small, fast, seeded PRNG so that confidence intervals are reproducible. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** FNV-1a hash of a string, for per-pair seeds that do not depend on the order of pairs. */

@@ -92,3 +92,28 @@ function expand(pattern: string): string[] {
   if (!m) return [pattern];
   return m[1].split(',').flatMap((alt) => expand(pattern.slice(0, m.index) + alt + pattern.slice(m.index + m[0].length)));
 }
+
+test('scripts run on the GPU machine (no node_modules there, only the bundle) import no package, directly or through dist/', () => {
+  // scripts/gpu-test.mjs imported stats.js, which came to import jstat: the GPU tests could not start on the device
+  const bare = (spec: string): boolean => !spec.startsWith('.') && !spec.startsWith('node:');
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const text = readFileSync(join(REPO, file), 'utf8');
+    for (const m of text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g)) {
+      const spec = m[1];
+      if (bare(spec)) { problems.push(`${file} imports '${spec}'`); continue; }
+      if (spec.startsWith('node:')) continue;
+      let target = normalize(join(dirname(file), spec));
+      if (target.startsWith('dist/src/')) target = target.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+      else if (target.startsWith('src/')) target = target.replace(/\.js$/, '.ts');
+      else continue;
+      visit(target);
+    }
+  };
+  visit('scripts/gpu-test.mjs');
+  assert.deepEqual(problems, []);
+  assert.ok(seen.size > 1, 'gpu-test.mjs was expected to import a module of src/ (the seeded PRNG)');
+});
