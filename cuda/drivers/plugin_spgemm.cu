@@ -23,6 +23,7 @@
 #include "../common/binfmt.hpp"
 #include "../common/check.cuh"
 #include "../common/device_csr.cuh"
+#include "../common/driver_main.hpp"
 #include "../common/gpu_env.cuh"
 #include "../common/json.hpp"
 #include "../common/measure.cuh"
@@ -194,12 +195,9 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
 
 int main(int argc, char** argv) {
   using namespace spb;
-  if (const std::string bad = plugin::api_mismatch(); !bad.empty()) {
-    std::fprintf(stderr, "spbench-plugin-spgemm: %s\n", bad.c_str());
-    return 2;
-  }
   Options opt;
-  try {
+  return driver_main("spbench-plugin-spgemm", [&] {
+    if (const std::string bad = plugin::api_mismatch(); !bad.empty()) throw std::invalid_argument(bad);
     Args args(argc, argv);
     if (args.command() == "manifest") {
       plugin::emit_manifest(argv[0]);
@@ -217,11 +215,8 @@ int main(int argc, char** argv) {
     opt.breakdown = args.has("breakdown");
     opt.reference = parse_reference(args.get("reference", "cpu"), uint64_t(args.integer("verify-seed", 1)), args.get("reference-cache"));
     opt.reference.threads = std::max(1u, std::thread::hardware_concurrency() - std::min(2u, std::thread::hardware_concurrency()));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "spbench-plugin-spgemm: %s\n", e.what());
-    return 2;
-  }
-  try {
+    return -1;
+  }, [&] {
     int dev = 0;
     CUDA_CHECK(cudaSetDevice(dev));
     opt.meas->init(dev);
@@ -231,11 +226,5 @@ int main(int argc, char** argv) {
     int rc = opt.precision == "f32" ? run<float>(opt, prop, argv[0]) : run<double>(opt, prop, argv[0]);
     emit_done();
     return rc;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "spbench-plugin-spgemm: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "spbench-plugin-spgemm: %s\n", e.what());
-    return 3;
-  }
+  });
 }

@@ -27,6 +27,7 @@
 #include "../common/timing.cuh"
 #include "../common/measure.cuh"
 #include "../common/plugin_runner.cuh"
+#include "../common/driver_main.hpp"
 #include "../common/tracking_alloc.cuh"
 
 namespace {
@@ -260,13 +261,10 @@ Options parse(const Args& a) {
 
 int main(int argc, char** argv) {
   using namespace spb;
-  if (const std::string bad = plugin::api_mismatch(); !bad.empty()) {
-    std::fprintf(stderr, "spbench-plugin-spmm: %s\n", bad.c_str());
-    return 2;
-  }
   Options o;
   std::vector<Csr> mats;
-  try {
+  return driver_main("spbench-plugin-spmm", [&] {
+    if (const std::string bad = plugin::api_mismatch(); !bad.empty()) throw std::invalid_argument(bad);
     Args a(argc, argv);
     if (a.command() == "manifest") {
       plugin::emit_manifest(argv[0]);
@@ -275,11 +273,8 @@ int main(int argc, char** argv) {
     if (a.command() != "spmm") throw std::invalid_argument("expected the command 'spmm' or 'manifest', got '" + a.command() + "'");
     o = parse(a);
     mats = read_spb(o.input).mats;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "spbench-plugin-spmm: %s\n", e.what());
-    return 2;
-  }
-  try {
+    return -1;
+  }, [&] {
     int dev = 0;
     CUDA_CHECK(cudaSetDevice(dev));
     o.meas->init(dev);
@@ -290,12 +285,6 @@ int main(int argc, char** argv) {
     if (o.precision == "f32") run_all<float>(mats, o, prop);
     else run_all<double>(mats, o, prop);
     emit_done();
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "spbench-plugin-spmm: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "spbench-plugin-spmm: %s\n", e.what());
-    return 3;
-  }
-  return 0;
+    return 0;
+  });
 }

@@ -15,6 +15,7 @@
 #include "../common/binfmt.hpp"
 #include "../common/check.cuh"
 #include "../common/device_csr.cuh"
+#include "../common/driver_main.hpp"
 #include "../common/gpu_env.cuh"
 #include "../common/json.hpp"
 #include "../common/measure.cuh"
@@ -215,7 +216,7 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
 
 int main(int argc, char** argv) {
   Options opt;
-  try {
+  return driver_main("spbench-spgemm-cuda", [&] {
     Args args(argc, argv);
     if (args.command() != "spgemm") throw std::invalid_argument("usage: spbench-spgemm-cuda spgemm --a A.spb [--b B.spb] --precision f32|f64 --methods all|m1,m2 --warmup N --samples N|auto [--max-noise P] [--min-samples N] [--min-time S] [--timeout S] [--cache hot|cold] [--breakdown] [--explain] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]");
     opt.a_path = args.need("a");
@@ -240,11 +241,8 @@ int main(int argc, char** argv) {
     opt.chunk_fraction = float(args.real("chunk-fraction", 0.2));
     opt.device = int(args.integer("device", 0));
     if (opt.device < 0) throw std::invalid_argument("--device must be >= 0, got " + std::to_string(opt.device));
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "spbench-spgemm-cuda: %s\n", e.what());
-    return 2;
-  }
-  try {
+    return -1;
+  }, [&] {
     const int dev = opt.device;
     CUDA_CHECK(cudaSetDevice(dev));
     opt.meas->init(dev);
@@ -254,11 +252,5 @@ int main(int argc, char** argv) {
     int rc = opt.precision == "f32" ? run_all<float>(opt, prop, argv[0]) : run_all<double>(opt, prop, argv[0]);
     emit_done();
     return rc;
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "spbench-spgemm-cuda: %s\n", e.what());
-    return 2;
-  } catch (const std::runtime_error& e) {
-    std::fprintf(stderr, "spbench-spgemm-cuda: %s\n", e.what());
-    return 3;
-  }
+  });
 }

@@ -20,6 +20,7 @@
 #include "../common/binfmt.hpp"
 #include "../common/gpu_env.cuh"
 #include "../common/json.hpp"
+#include "../common/driver_main.hpp"
 #include "../common/reference.hpp"
 #include "../common/spmm_batch.hpp"
 #include "../common/timing.cuh"
@@ -391,27 +392,18 @@ int main(int argc, char** argv) {
   using namespace spb;
   Options o;
   std::vector<Csr> mats;
-  try {
+  return driver_main("spbench-spmm-cuda", [&] {
     Args a(argc, argv);
     o = parse(a);
     mats = read_spb(o.input).mats;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "spbench-spmm-cuda: %s\n", e.what());
-    return 2;
-  }
-  try {
+    return -1;
+  }, [&] {
     CUDA_CHECK(cudaSetDevice(o.device));
     o.meas->init(o.device);
     emit_driver_env(argv[0]);
     if (o.precision == "f32") run_all<float>(mats, o);
     else run_all<double>(mats, o);
     emit_done();
-  } catch (const std::invalid_argument& e) {
-    std::fprintf(stderr, "spbench-spmm-cuda: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "spbench-spmm-cuda: %s\n", e.what());
-    return 3;
-  }
-  return 0;
+    return 0;
+  });
 }
