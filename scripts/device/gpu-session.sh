@@ -7,9 +7,11 @@
 #   spgemm-wide  the structure-class SpGEMM set (reports/suites/spgemm-wide.json; issue 9) and its report
 #   smoke   the CI smoke suite twice (baseline, then an unchanged rerun) and compare
 #   wide (= spmm-wide)  the SpMM suite beyond the paper's grid (reports/suites/spmm-wide.json; issue 10) and its report
+#   plugins  the example plugins beside the built-in methods (C++ SpMM row/mixed/col, SpGEMM, an out-of-bounds and a
+#            hanging plugin made from warp_row_spmm.cu, the Python plugin and the framework peers): reports/h100/plugins
 # Everything lands in $OUT/<phases>.tgz plus a one-line status per step on stdout.
 set -u
-[ $# -ge 1 ] || { echo "usage: gpu-session.sh check|paper|spgemm|spgemm-wide|spmm-wide|wide|smoke ..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: gpu-session.sh check|paper|spgemm|spgemm-wide|spmm-wide|wide|smoke|plugins ..." >&2; exit 2; }
 phase=$(IFS=-; echo "$*")
 : "${OUT:?OUT must be set}"
 source .carry/node-env.sh
@@ -54,6 +56,19 @@ check)
   into=acceptance step spmm-targets sb spmm --batch 100 --dim 64,256 --nnz-row 3 --nb 64 --mode graph --json "$R/spmm-targets.json"
   into=acceptance step spmm-huge sb spmm --batch 10000 --dim 64 --nnz-row 3 --nb 64 --mode graph --json "$R/spmm-huge.json"
   into=acceptance step spgemm-rmat sb spgemm --gen rmat:scale=16,ef=8 --breakdown --explain --json "$R/spgemm-rmat16.json"
+  ;;
+plugins)
+  K="--kernel examples/plugins/warp_row_spmm.cu --kernel examples/plugins/smem_row_spmm.cu"
+  step plugins-spmm sb spmm $K --nb 16,64,256 --mode kernel,e2e,graph --json "$R/spmm.json"
+  step plugins-spmm-mixed sb spmm --dim 32:256 $K --nb 16,64 --mode kernel,graph --json "$R/spmm-mixed.json"
+  step plugins-spmm-col sb spmm --layout col $K --nb 16,64 --mode kernel --json "$R/spmm-col.json"
+  step plugins-spgemm sb spgemm --gen stencil:dims=3,n=40,points=27 --gen rmat:scale=16,ef=8 --precision f32,f64 --kernel examples/plugins/esc_spgemm.cu --json "$R/spgemm.json"
+  # a planted out-of-bounds write and an endless loop: each must end as that plugin's error, the others keep their figures
+  sed 's/Ci\[spbench::dense_index(layout, r, j, ldc)\] = acc;/Ci[spbench::dense_index(layout, r, j, ldc) + 100000000] = acc;/; s/"warp-row"/"warp-row-oob"/' examples/plugins/warp_row_spmm.cu >/tmp/oob_spmm.cu
+  sed 's/T acc = 0;/T acc = 0; while (clock64() >= 0) {}/; s/"warp-row"/"warp-row-hang"/' examples/plugins/warp_row_spmm.cu >/tmp/hang_spmm.cu
+  step plugins-oob sb spmm --kernel /tmp/oob_spmm.cu --nb 16 --mode kernel --json "$R/oob.json"
+  step plugins-hang env SPBENCH_KERNEL_TIMEOUT=20 sb spmm --kernel /tmp/hang_spmm.cu --nb 16 --mode kernel --json "$R/hang.json"
+  step plugins-python env -u SPBENCH_PYTHON sb spmm --backend cuda --batch 100 --dim 64 --nnz-row 3 --nb 64 --mode kernel,e2e,graph --methods torch-sparse-loop,torch-sparse-bmm,torch-blockdiag --kernel examples/plugins/gather_spmm.py --warmup 3 --json "$R/python.json"
   ;;
 smoke)
   step smoke-base sb run reports/suites/ci-smoke.json --backend cuda --json "$R/ci-smoke.json"
