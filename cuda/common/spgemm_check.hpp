@@ -197,9 +197,9 @@ SpgemmCheck check_spgemm(const SpgemmReference& ref, int64_t c_rows, const I* rp
           break;
         }
       if (!p.pattern.empty()) break;
+      if (!p.err.finite) continue;  // the range's verdict on values is in; only patterns can still outrank it
       ErrReport e = max_norm_err(v + s, R.values.data() + r0, ref.absc.data() + r0, n);
       if (e.where >= 0) e.where += r0;  // an index into the reference's entries
-      if (!p.err.finite) continue;
       if (!e.finite) p.err = e;
       else if (e.max_err > p.err.max_err) p.err = e;
     }

@@ -52,8 +52,9 @@ struct HashOptions {
   // dense path reads precomputed chunk bounds of B's rows instead of binary searches; TB rows whose column span
   // is too wide for the bitmap in the keys' free half get a bucket rank instead of the bitonic sort.
   bool pieces = false, chunk_bounds = false, bucket_rank = false;
-  // hash-opt (v7): rows of more than long_nnz nonzeros of A are walked in segments by many blocks into a global
-  // accumulator (0: off); rows of one nonzero of A with at most direct_max products are a scaled copy of the B row.
+  // hash-opt (v7, v8): rows of more than long_nnz nonzeros of A, or of more than long_prod products mostly from one B
+  // row, are walked in windows of products by many blocks into a global accumulator (0: off); rows of one nonzero of A
+  // with at most direct_max products are a scaled copy of the B row.
   int long_nnz = 0, long_prod = 0, direct_max = 0;
 };
 

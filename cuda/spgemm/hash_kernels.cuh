@@ -38,7 +38,7 @@ struct GroupLimits {
   int dense_ratio = 0;
   int ncols = 0;
   int long_nnz = 0;    // > 0: rows with more nonzeros of A than this take the long group
-  int long_prod = 0;   // > 0: so do rows of more products than this that cover an eighth of C's columns or more
+  int long_prod = 0;   // > 0: so do rows of more products than this, half of them from one B row, covering >= cols/8
   int long_cap = 0;    // entries of lrow/loff (the host's bound on the long rows)
   int direct_max = 0;  // > 0: rows of one nonzero of A whose B row has 1..direct_max entries take the direct group
   __host__ __device__ int long_group() const { return n + 1; }
