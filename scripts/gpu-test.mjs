@@ -120,6 +120,7 @@ function cases(inp, backend) {
     { op: 'spgemm', name: 'empty rows, empty matrix, 1×1', args: [inp.emptyRows, inp.empty, inp.one, ...both, ...spgemmT] },
     { op: 'spgemm', name: 'rectangular A·B (200×350 · 350×90)', args: [inp.rectA, '--b', inp.rectB, ...both, ...spgemmT] },
     { op: 'spgemm', name: 'a row whose products overflow every shared table', args: [inp.wideA, '--b', inp.wideB, ...both, ...spgemmT] },
+    { op: 'spgemm', name: 'checked on 300 rows of C gathered on the device: R-MAT, banded with full rows and a full column', args: [...both, ...spgemmT, '--verify', 'rows:300', '--gen', 'rmat:scale=12,ef=8', 'longrow:n=6000,bw=1,long_rows=2,long_cols=1'] },
     { op: 'spgemm', name: 'generated: 3-D 27-point stencil, R-MAT, uniform, banded', args: [...both, ...spgemmT, '--gen', 'stencil:dims=3,n=12,points=27', 'rmat:scale=12,ef=8', 'uniform:rows=5000,nnz_row=8', 'banded:n=2000,bw=9'] },
   ];
 }

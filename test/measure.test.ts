@@ -10,6 +10,7 @@ import { samplingArgs } from '../src/bench/api.js';
 import { parseCliRequest, SpgemmRequestFields, SpmmRequestFields } from '../src/bench/request-schema.js';
 import { planSpgemm } from '../src/bench/spgemm-plan.js';
 import { planSpmm } from '../src/bench/spmm-plan.js';
+import { referenceArgs } from '../src/bench/spgemm-run.js';
 import { compareResults } from '../src/compare/compare.js';
 import { parseNativeLine } from '../src/native/protocol.js';
 import { ResultFile, type CaseResult, type MethodResult } from '../src/results/schema.js';
@@ -89,7 +90,7 @@ test('compare CLI on planted files: throttled shown in the table and Markdown, e
 test('requests: --cache hot|cold|both, --samples N|auto and the auto limits are validated with one sentence each', () => {
   const spmm = (raw: Record<string, unknown>) => parseCliRequest(SpmmRequestFields, raw);
   const d = spmm({});
-  assert.deepEqual([d.cache, d.samples, d.sampling], [['hot'], 20, { maxNoise: 0.5, minSamples: 10, minTime: 0.05, timeout: 10 }]);
+  assert.deepEqual([d.cache, d.samples, d.sampling], [['hot'], 'auto', { maxNoise: 0.5, minSamples: 10, minTime: 0.05, timeout: 5 }], 'the command line samples auto, as suites do');
   assert.deepEqual(spmm({ cache: 'both' }).cache, ['hot', 'cold']);
   assert.deepEqual(spmm({ cache: 'cold' }).cache, ['cold']);
   const auto = spmm({ samples: 'auto', maxNoise: '1.5', minSamples: '12', minTime: '0.2', timeout: '3' });
@@ -112,6 +113,17 @@ test('the native arguments of a request: --samples, the auto limits only with au
   const s = { maxNoise: 0.5, minSamples: 10, minTime: 0.05, timeout: 10 };
   assert.deepEqual(samplingArgs({ samples: 20, sampling: s }, 'hot'), ['--samples', '20', '--cache', 'hot']);
   assert.deepEqual(samplingArgs({ samples: 'auto', sampling: s }, 'cold'), ['--samples', 'auto', '--max-noise', '0.5', '--min-samples', '10', '--min-time', '0.05', '--timeout', '10', '--cache', 'cold']);
+});
+
+test('spgemm --verify: auto by default; every mode but none keeps its reference in the cache, rows:N and auto with the seed', () => {
+  const g = parseCliRequest(SpgemmRequestFields, { gen: ['banded:n=8,bw=1'] });
+  assert.equal(g.verify, 'auto');
+  assert.equal(parseCliRequest(SpgemmRequestFields, { gen: ['banded:n=8,bw=1'], verify: 'rows:12' }).verify, 'rows:12');
+  assert.deepEqual(referenceArgs('auto', 3, '/c'), ['--reference', 'auto', '--verify-seed', '3', '--reference-cache', '/c']);
+  assert.deepEqual(referenceArgs('rows:12', 3, '/c'), ['--reference', 'rows:12', '--verify-seed', '3', '--reference-cache', '/c']);
+  assert.deepEqual(referenceArgs('full', 3, '/c'), ['--reference', 'cpu', '--reference-cache', '/c']);
+  assert.deepEqual(referenceArgs('auto', 3, null), ['--reference', 'auto', '--verify-seed', '3']);
+  assert.deepEqual(referenceArgs('none', 3, '/c'), ['--reference', 'none']);
 });
 
 test('--cache both plans a hot and a cold case per case; hot ids stay as before, cold ones end in /cold', () => {

@@ -163,8 +163,8 @@ describe('spbench-cpu spgemm', () => {
 describe('spbench-cpu spgemm reference: rows:N, the cache, a planted fault', () => {
   // 3000 rows (more than one chunk of the reference's threads): row i holds i, i+1 and, every 100th row, 400 columns
   // spread over the matrix, so those rows have the most products.
-  const big = (): SmallCsr => {
-    const n = 3000, rowPtr = [0], colIdx: number[] = [], values: number[] = [];
+  const big = (n = 3000): SmallCsr => {
+    const rowPtr = [0], colIdx: number[] = [], values: number[] = [];
     for (let i = 0; i < n; i++) {
       const cols = new Set([i, (i + 1) % n]);
       if (i % 100 === 0) for (let k = 0; k < 400; k++) cols.add((i * 7 + k * 13) % n);
@@ -218,10 +218,40 @@ describe('spbench-cpu spgemm reference: rows:N, the cache, a planted fault', () 
     assert.equal(third.info?.reference_cached, undefined);
   });
 
+  it('auto checks every row up to its product bound and 4096 rows (the longest among them) above it, and says why', async () => {
+    const a = await writeSpb(dir, 'ref-auto.spb', [big(5000)]);
+    assertVerifiedOk(await run(['--a', a, '--reference', 'auto']));
+    assert.equal((await run(['--a', a, '--reference', 'auto'])).verify.reference, 'cpu-f64');
+    // the bound lowered through the test seam, so 5000 rows of ~25 k products cross it
+    const env = { ...process.env, SPBENCH_VERIFY_AUTO_PRODUCTS: '1000' };
+    const low = async (args: string[]) => results(await runNative(exe, ['spgemm', '--precision', 'f64', '--samples', '1', '--a', a, '--reference', 'auto', ...args], { env }))[0];
+    const some = await low([]);
+    assert.deepEqual([some.status, some.verify.checked, some.verify.passed], ['ok', true, true], JSON.stringify(some.verify));
+    assert.match(some.verify.reference, /^cpu-f64 rows:4096 \(longest and seeded; auto: \d+ products, above the full reference's 1000 \(--verify full checks every row\)\)$/);
+    const bad = await low(['--inject-fault']);
+    assert.equal(bad.status, 'failed', 'the faulty longest row is among the rows checked');
+  });
+
+  it('a rows:N reference is cached by the operands, precision, N and seed', async () => {
+    const cache = tempDir('refcache-rows');
+    const a = await writeSpb(dir, 'ref-rows-cache.spb', [big()]);
+    const args = ['--a', a, '--reference', 'rows:40', '--verify-seed', '7', '--reference-cache', cache];
+    assert.equal((await run(args)).info?.reference_cached, undefined);
+    assert.deepEqual(readdirSync(cache).filter((f) => f.endsWith('.spb')).map((f) => f.replace(/[0-9a-f]{16}/, 'H')), ['spgemm-ref-H-rows40-seed7.spb']);
+    const second = await run(args);
+    assert.deepEqual([second.status, second.verify.checked, second.verify.passed], ['ok', true, true], JSON.stringify(second.verify));
+    assert.equal(second.info?.reference_cached, 1);
+    assert.equal(second.verify.reference, 'cpu-f64 rows:40 (longest and seeded)');
+    const other = await run(['--a', a, '--reference', 'rows:40', '--verify-seed', '8', '--reference-cache', cache]);
+    assert.equal(other.info?.reference_cached, undefined, 'another seed draws other rows');
+    const faulty = await run([...args, '--inject-fault']);
+    assert.equal(faulty.status, 'failed', 'a cached rows reference still catches a wrong value');
+  });
+
   it('a bad --reference is a usage error', () => {
     const r = spawnSync(exe, ['spgemm', '--a', join(dir, 'ref-big.spb'), '--reference', 'rows:0'], { encoding: 'utf8' });
     assert.equal(r.status, 2);
-    assert.match(r.stderr, /--reference must be cpu, none or rows:N with N >= 1, got 'rows:0'/);
+    assert.match(r.stderr, /--reference must be auto, cpu, none or rows:N with N >= 1, got 'rows:0'/);
   });
 });
 

@@ -222,7 +222,7 @@ const SAME_REFUSAL: [string[], Record<string, unknown>, string][] = [
   [['spgemm', '--gen', 'rmat:scale=abc,ef=2'], { op: 'spgemm', gen: 'rmat:scale=abc,ef=2' }, 'bad generator spec "rmat:scale=abc,ef=2": scale=abc is not a non-negative integer'],
   [['spmm', '--nb', '0'], { op: 'spmm', nb: 0 }, "--nb: '0' is not a positive integer"],
   [['spmm', '--matrices', '/no/such/graphs'], { op: 'spmm', matrices: '/no/such/graphs' }, "--matrices: '/no/such/graphs' does not exist"],
-  [['spgemm', '--gen', 'banded:n=9,bw=1', '--verify', 'rows:0'], { op: 'spgemm', gen: 'banded:n=9,bw=1', verify: 'rows:0' }, "--verify: expected full, none or rows:N (N >= 1 rows checked), received 'rows:0'"],
+  [['spgemm', '--gen', 'banded:n=9,bw=1', '--verify', 'rows:0'], { op: 'spgemm', gen: 'banded:n=9,bw=1', verify: 'rows:0' }, "--verify: expected auto, full, none or rows:N (N >= 1 rows checked), received 'rows:0'"],
   [['spgemm', '--gen', 'banded:n=9,bw=1', '--gen-b', 'banded:n=0,bw=1'], { op: 'spgemm', gen: 'banded:n=9,bw=1', gen_b: 'banded:n=0,bw=1' }, 'bad generator spec "banded:n=0,bw=1": n=0 must be from 1 to 2147483647'],
   [['spgemm', '--gen', 'banded:n=9,bw=1', 'banded:n=8,bw=1', '--gen-b', 'banded:n=9,bw=1'], { op: 'spgemm', gen: ['banded:n=9,bw=1', 'banded:n=8,bw=1'], gen_b: 'banded:n=9,bw=1' }, '--gen-b: needs exactly one --gen (the A of A·B) and no matrix files, got 2 --gen and 0 file(s)'],
 ];

@@ -114,6 +114,22 @@ SamplingOutcome collect_samples(const SamplingSpec& spec, Before&& before, Sampl
   return out;
 }
 
+// --warmup N: at most N untimed calls, and none past the first once kWarmupBudgetS seconds of them have gone by (a
+// method of a second a call would otherwise warm up for N seconds; a call or two is warm enough there). Returns how
+// many ran. Asynchronous launches count only their enqueue time, so the budget binds only on calls that wait.
+constexpr double kWarmupBudgetS = 1.0;
+template <typename Call>
+int run_warmups(int n, Call&& call) {
+  const auto t0 = std::chrono::steady_clock::now();
+  int done = 0;
+  while (done < n) {
+    call();
+    ++done;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >= kWarmupBudgetS) break;
+  }
+  return done;
+}
+
 // The result line's `sampling` object.
 inline std::string sampling_json(const SamplingSpec& spec, const SamplingOutcome& o) {
   Json j;

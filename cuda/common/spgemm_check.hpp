@@ -1,5 +1,5 @@
 // The SpGEMM oracle shared by the GPU driver and the CPU backend: which reference to compute (--reference
-// cpu | none | rows:N), a cache of full references keyed by the operands' content and precision
+// auto | cpu | none | rows:N), a cache of references keyed by the operands' content and precision (and the rows drawn)
 // (--reference-cache DIR: a second run or --repeat reads it instead of recomputing), and the check of a result against
 // it (identical pattern with sorted columns, values within the normalized tolerance). Also what the two GPU
 // executables (cuda/drivers/spgemm_cuda.cu, plugin_spgemm.cu) read and report alike: the operands, their values
@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -49,19 +50,33 @@ inline double spgemm_bytes_moved(const Csr& A, const Csr& B, long long nnz_c, in
   return csr_bytes(A.rows, A.nnz()) + csr_bytes(B.rows, B.nnz()) + (nnz_c >= 0 ? csr_bytes(A.rows, nnz_c) : 0);
 }
 
+// --reference auto: every row while A*B has at most kAutoFullProducts products, else kAutoRows rows. Above that
+// size a full float64 reference holds > 6 GB on the host (24 bytes an entry), is past the cache's cap, and with its
+// checks took 85 s of a 110 s run on the circuit-like matrix of issue 12 (972 M products, 16 cores).
+constexpr int64_t kAutoFullProducts = int64_t(1) << 28;
+constexpr int64_t kAutoRows = 4096;
+
 struct ReferenceSpec {
-  enum class Kind { None, Full, Rows } kind = Kind::Full;
+  enum class Kind { None, Full, Rows, Auto } kind = Kind::Full;
   int64_t rows = 0;         // Rows: how many rows are checked
   uint64_t seed = 1;        // Rows: the draw of the rows
   std::string cache_dir;    // Full: where references are kept ("" = no cache)
   unsigned threads = 0;     // worker threads of the reference (0: every core)
+  int64_t auto_products = kAutoFullProducts;  // Auto: the largest product count checked in full
 };
 
-// "cpu" (every row), "none", "rows:N" (N >= 1 rows: the longest by products and the rest drawn from the seed).
+// "cpu" (every row), "none", "rows:N" (N >= 1 rows: the longest by products and the rest drawn from the seed), "auto"
+// (cpu or rows:kAutoRows by the product count).
 inline ReferenceSpec parse_reference(const std::string& text, uint64_t seed, const std::string& cache_dir) {
   ReferenceSpec s;
   s.seed = seed; s.cache_dir = cache_dir;
   if (text == "cpu") return s;
+  if (text == "auto") {
+    s.kind = ReferenceSpec::Kind::Auto;
+    // a test seam: the switch to rows, shown on small matrices (test/native-cpu.test.ts)
+    if (const char* e = std::getenv("SPBENCH_VERIFY_AUTO_PRODUCTS")) s.auto_products = std::max<int64_t>(0, std::atoll(e));
+    return s;
+  }
   if (text == "none") { s.kind = ReferenceSpec::Kind::None; return s; }
   const std::string pre = "rows:";
   if (text.compare(0, pre.size(), pre) == 0) {
@@ -71,7 +86,7 @@ inline ReferenceSpec parse_reference(const std::string& text, uint64_t seed, con
       return s;
     }
   }
-  throw std::invalid_argument("--reference must be cpu, none or rows:N with N >= 1, got '" + text + "'");
+  throw std::invalid_argument("--reference must be auto, cpu, none or rows:N with N >= 1, got '" + text + "'");
 }
 
 // Rows to check: the longest eighth of n by products (so the rows most likely to take a special path are always
@@ -123,46 +138,62 @@ struct SpgemmReference {
 // References above this many entries are not cached (24 bytes an entry on disk with int32 indices).
 constexpr int64_t kMaxCachedEntries = int64_t(1) << 28;
 
-inline SpgemmReference make_reference(const Csr& A, const Csr& B, const ReferenceSpec& s, int value_bytes) {
+// A cached reference: C's rows (values) and the same pattern again with the absolute sums as values.
+inline bool read_cached_reference(const std::string& path, int64_t rows, int64_t cols, SpgemmReference& r) {
+  if (FILE* f = std::fopen(path.c_str(), "rb")) std::fclose(f); else return false;
+  try {
+    SpbFile cached = read_spb(path, false);
+    if (cached.mats.size() == 2 && cached.mats[0].rows == rows && cached.mats[0].cols == cols && cached.mats[1].nnz() == cached.mats[0].nnz()) {
+      r.c = std::move(cached.mats[0]);
+      r.absc = std::move(cached.mats[1].values);
+      r.from_cache = true;
+      return true;
+    }
+  } catch (const std::exception&) {
+    // unreadable cache entry: recompute and overwrite it
+  }
+  return false;
+}
+
+inline void write_cached_reference(const std::string& path, const SpgemmReference& r) {
+  if (path.empty() || r.c.nnz() > kMaxCachedEntries) return;
+  // C's pattern twice (values, then the absolute sums) from the same arrays; int32 indices whenever they fit
+  CsrView abs = view_of(r.c);
+  abs.values = r.absc.data();
+  const int ib = r.c.nnz() <= INT32_MAX && r.c.cols <= INT32_MAX ? 4 : 8;
+  try { write_spb(path, std::vector<CsrView>{view_of(r.c), abs}, ib, 2); } catch (const std::exception&) { /* a cache that cannot be written only costs time */ }
+}
+
+inline SpgemmReference make_reference(const Csr& A, const Csr& B, ReferenceSpec s, int value_bytes) {
   SpgemmReference r;
   if (s.kind == ReferenceSpec::Kind::None) return r;
   r.have = true;
-  if (s.kind == ReferenceSpec::Kind::Rows) {
-    r.rows = sample_rows(A, B, s.rows, s.seed);
-    if (int64_t(r.rows.size()) == A.rows) r.rows.clear();
-    r.label = r.rows.empty() ? "cpu-f64" : "cpu-f64 rows:" + std::to_string(r.rows.size()) + " (longest and seeded)";
-    r.c = ref_spgemm(A, B, &r.absc, r.rows, s.threads);
-    return r;
-  }
-  r.label = "cpu-f64";
-  std::string path;
-  if (!s.cache_dir.empty()) {
-    char name[64];
-    std::snprintf(name, sizeof name, "/spgemm-ref-%016llx.spb", (unsigned long long)operands_hash(A, B, value_bytes));
-    path = s.cache_dir + name;
-    if (FILE* f = std::fopen(path.c_str(), "rb")) {
-      std::fclose(f);
-      try {
-        SpbFile cached = read_spb(path, false);
-        if (cached.mats.size() == 2 && cached.mats[0].rows == A.rows && cached.mats[0].cols == B.cols && cached.mats[1].nnz() == cached.mats[0].nnz()) {
-          r.c = std::move(cached.mats[0]);
-          r.absc = std::move(cached.mats[1].values);
-          r.from_cache = true;
-          return r;
-        }
-      } catch (const std::exception&) {
-        // unreadable cache entry: recompute and overwrite it below
-      }
+  std::string why;  // --reference auto's choice, said in the label
+  if (s.kind == ReferenceSpec::Kind::Auto) {
+    const int64_t products = spgemm_products(A, B);
+    if (products <= s.auto_products || A.rows <= kAutoRows) s.kind = ReferenceSpec::Kind::Full;
+    else {
+      s.kind = ReferenceSpec::Kind::Rows; s.rows = kAutoRows;
+      why = "; auto: " + std::to_string(products) + " products, above the full reference's " + std::to_string(s.auto_products) + " (--verify full checks every row)";
     }
   }
-  r.c = ref_spgemm(A, B, &r.absc, {}, s.threads);
-  if (!path.empty() && r.c.nnz() <= kMaxCachedEntries) {
-    // C's pattern twice (values, then the absolute sums) from the same arrays; int32 indices whenever they fit
-    CsrView abs = view_of(r.c);
-    abs.values = r.absc.data();
-    const int ib = r.c.nnz() <= INT32_MAX && r.c.cols <= INT32_MAX ? 4 : 8;
-    try { write_spb(path, std::vector<CsrView>{view_of(r.c), abs}, ib, 2); } catch (const std::exception&) { /* a cache that cannot be written only costs time */ }
+  std::string path;
+  char name[96];
+  const bool sampled = s.kind == ReferenceSpec::Kind::Rows;
+  if (sampled) {
+    r.rows = sample_rows(A, B, s.rows, s.seed);
+    if (int64_t(r.rows.size()) == A.rows) r.rows.clear();
   }
+  r.label = r.rows.empty() ? "cpu-f64" : "cpu-f64 rows:" + std::to_string(r.rows.size()) + " (longest and seeded" + why + ")";
+  if (!s.cache_dir.empty()) {
+    const unsigned long long h = (unsigned long long)operands_hash(A, B, value_bytes);
+    if (r.rows.empty()) std::snprintf(name, sizeof name, "/spgemm-ref-%016llx.spb", h);
+    else std::snprintf(name, sizeof name, "/spgemm-ref-%016llx-rows%lld-seed%llu.spb", h, (long long)r.rows.size(), (unsigned long long)s.seed);
+    path = s.cache_dir + name;
+    if (read_cached_reference(path, r.rows.empty() ? A.rows : int64_t(r.rows.size()), B.cols, r)) return r;
+  }
+  r.c = ref_spgemm(A, B, &r.absc, r.rows, s.threads);
+  write_cached_reference(path, r);
   return r;
 }
 
@@ -172,13 +203,17 @@ struct SpgemmCheck { bool passed = false; double err = 0; std::string detail; };
 // have the same columns in the same (sorted) order and values within tol of the normalized error. Rows are cut into
 // one range a core (a check of 150 M entries took seconds on one); the verdict is the sequential one: the first row
 // whose pattern differs, else the first non-finite value, else the largest error (first where tied).
-template <typename I, typename V>
-SpgemmCheck check_spgemm(const SpgemmReference& ref, int64_t c_rows, const I* rp, const I* ci, const V* v, double tol, unsigned threads = 0) {
+// compact: rp, ci and v hold only the reference's rows, in its order (row ref.rows[j] at rp[j]..rp[j+1]), as
+// gather_reference_rows (spgemm_fetch.cuh) brings them from the device.
+template <typename P, typename I, typename V>
+SpgemmCheck check_spgemm(const SpgemmReference& ref, int64_t c_rows, const P* rp, const I* ci, const V* v, double tol, bool compact = false,
+                         unsigned threads = 0) {
   SpgemmCheck o;
   const Csr& R = ref.c;
   const int64_t nr = ref.rows.empty() ? c_rows : int64_t(ref.rows.size());
+  compact = compact && !ref.rows.empty();
   if (ref.rows.empty() && c_rows != R.rows) { o.detail = "C has " + std::to_string(c_rows) + " rows, the reference " + std::to_string(R.rows); return o; }
-  if (ref.rows.empty() && int64_t(rp[0]) != 0) { o.detail = "row pointer 0 is " + std::to_string(int64_t(rp[0])) + ", not 0"; return o; }
+  if (!compact && int64_t(rp[0]) != 0) { o.detail = "row pointer 0 is " + std::to_string(int64_t(rp[0])) + ", not 0"; return o; }
   struct Part { std::string pattern; ErrReport err; };
   if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
   const int64_t nparts = std::max<int64_t>(1, std::min<int64_t>(threads, R.nnz() / 65536 + 1));
@@ -187,8 +222,8 @@ SpgemmCheck check_spgemm(const SpgemmReference& ref, int64_t c_rows, const I* rp
     Part& p = parts[size_t(t)];
     const int64_t j0 = nr * t / nparts, j1 = nr * (t + 1) / nparts;
     for (int64_t j = j0; j < j1 && p.pattern.empty(); ++j) {
-      const int64_t row = ref.rows.empty() ? j : ref.rows[size_t(j)];
-      const int64_t s = int64_t(rp[row]), n = int64_t(rp[row + 1]) - s, r0 = R.row_ptr[j], want = R.row_ptr[j + 1] - r0;
+      const int64_t row = ref.rows.empty() ? j : ref.rows[size_t(j)], at = compact ? j : row;
+      const int64_t s = int64_t(rp[at]), n = int64_t(rp[at + 1]) - s, r0 = R.row_ptr[j], want = R.row_ptr[j + 1] - r0;
       if (n != want) { p.pattern = "row " + std::to_string(row) + " has " + std::to_string(n) + " entries, the reference " + std::to_string(want); break; }
       for (int64_t k = 0; k < n; ++k)
         if (int64_t(ci[s + k]) != R.col_idx[r0 + k]) {

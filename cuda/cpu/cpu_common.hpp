@@ -166,15 +166,16 @@ inline void flush_host_caches() {
   std::memset(buf.data(), ++tick, buf.size());
 }
 
-// Runs `warmup` untimed calls of `body`, then timed ones as the sampling rule says (the shared loop of
+// Runs the warm-up calls of `body` (run_warmups: at most `warmup`), then timed ones as the sampling rule says (the shared loop of
 // cuda/common/sampling.hpp: --samples N or auto), calling `poison` (and, --cache cold, the cache flush)
 // before every call outside the timed region, so an output the method forgot to write is caught by
 // verification. Records the cache state and the sampling object in `r`.
-inline std::vector<double> time_samples(const Common& c, const std::function<void()>& poison, const std::function<void()>& body, Result& r) {
-  for (int i = 0; i < c.warmup; ++i) { poison(); body(); }
+// body(timed): whether the call is a timed sample (false for warm-ups).
+inline std::vector<double> time_samples(const Common& c, const std::function<void()>& poison, const std::function<void(bool)>& body, Result& r) {
+  run_warmups(c.warmup, [&] { poison(); body(false); });
   SamplingOutcome o = collect_samples(c.sampling, [&] { poison(); if (c.sampling.cold) flush_host_caches(); }, [&] {
     auto t0 = std::chrono::steady_clock::now();
-    body();
+    body(true);
     return ms_since(t0);
   });
   r.cache = c.sampling.cold ? "cold" : "hot";

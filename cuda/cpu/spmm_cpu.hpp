@@ -198,7 +198,7 @@ void run_spmm_nb(const std::vector<Csr>& batch, const SpmmOptions& o, int64_t nb
       if (method == "cpu-csr") {
         res.bytes_moved = a_bytes_csr + bc_bytes;
         res.peak_mem_bytes = double(c_elems * sizeof(T) + size_t(threads()) * size_t(nb) * sizeof(double));
-        res.samples_ms = time_samples(o.common, poison, [&] { spmm_csr(c, C.data(), o.fault); }, res);
+        res.samples_ms = time_samples(o.common, poison, [&](bool) { spmm_csr(c, C.data(), o.fault); }, res);
       } else {
         CooRows coo;
         int64_t row_bytes = 0;
@@ -211,7 +211,7 @@ void run_spmm_nb(const std::vector<Csr>& batch, const SpmmOptions& o, int64_t nb
         }
         res.bytes_moved = a_bytes_coo + bc_bytes;
         res.peak_mem_bytes = double(c_elems * sizeof(T) + size_t(row_bytes));
-        res.samples_ms = time_samples(o.common, poison, [&] { spmm_coo(c, coo, C.data()); }, res);
+        res.samples_ms = time_samples(o.common, poison, [&](bool) { spmm_coo(c, coo, C.data()); }, res);
       }
       verify_spmm(res, c, ref, C, tol);
       if (o.dump) dump_spmm(method, c, C);

@@ -29,6 +29,7 @@
 #include "../common/measure.cuh"
 #include "../common/reference.hpp"
 #include "../common/spgemm_check.hpp"
+#include "../common/spgemm_fetch.cuh"
 #include "../common/plugin_runner.cuh"
 #include "../common/tracking_alloc.cuh"
 
@@ -122,19 +123,9 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
     nnzc = c.c_nnz;
     const SpgemmReference ref = ref_job.get();
     if (ref.have) {
-      std::vector<int> rp(size_t(A.rows) + 1), ci(size_t(std::max<int64_t>(0, c.c_nnz)));
-      std::vector<T> v(ci.size());
-      CUDA_CHECK(cudaMemcpy(rp.data(), c.c_row_ptr, sizeof(int) * rp.size(), cudaMemcpyDeviceToHost));
       if (c.c_nnz < 0) vo = SpgemmCheck{false, 0, "the plugin set c_nnz to " + std::to_string(c.c_nnz)};
       else if (c.c_nnz > 0 && (!c.c_col_idx || !c.c_values)) vo = SpgemmCheck{false, 0, "the plugin set c_nnz but not c_col_idx / c_values"};
-      else {
-        if (c.c_nnz) {
-          CUDA_CHECK(cudaMemcpy(ci.data(), c.c_col_idx, sizeof(int) * ci.size(), cudaMemcpyDeviceToHost));
-          CUDA_CHECK(cudaMemcpy(v.data(), c.c_values, sizeof(T) * v.size(), cudaMemcpyDeviceToHost));
-        }
-        if (rp[size_t(A.rows)] != c.c_nnz) vo = SpgemmCheck{false, 0, "row pointer ends at " + std::to_string(rp[size_t(A.rows)]) + " but c_nnz is " + std::to_string(c.c_nnz)};
-        else vo = check_spgemm(ref, A.rows, rp.data(), ci.data(), v.data(), default_tol(sizeof(T) == 4));
-      }
+      else vo = fetch_and_check(ref, A.rows, c.c_nnz, c.c_row_ptr, c.c_col_idx, static_cast<const T*>(c.c_values), default_tol(sizeof(T) == 4));
       if (!vo.passed) status = "failed";
       ref_cached_ = ref.from_cache;
       ref_label_ = ref.label;
@@ -142,7 +133,7 @@ int run(const Options& opt, const cudaDeviceProp& prop, const std::string& exe) 
     }
     al.free_all();
     if (status == "ok") {
-      for (int i = 0; i < opt.warmup; ++i) { al.begin(); once(false); peak = std::max(peak, al.peak_since_begin()); al.free_all(); }
+      run_warmups(opt.warmup, [&] { al.begin(); once(false); peak = std::max(peak, al.peak_since_begin()); al.free_all(); });
       so = meas.sample(s, [&] { al.begin(); }, [&] { once(true); peak = std::max(peak, al.peak_since_begin()); al.free_all(); return samples.back(); });
       clk1 = meas.clocks();
     }

@@ -170,7 +170,7 @@ void run_one(const spbench::SpmmPlugin& plug, const std::string& name, spbench::
           run();
         }
       };
-      for (int i = 0; i < o.warmup; ++i) once();
+      run_warmups(o.warmup, once);
       // Sub-10 us calls (graph: sub-50 us) are timed several to a sample, as the spmm driver does.
       double t1 = 1e30;
       for (int i = 0; i < 3; ++i) t1 = std::min(t1, timed_ms(s, ea, eb, 1, once));

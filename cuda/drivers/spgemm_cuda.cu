@@ -21,6 +21,7 @@
 #include "../common/measure.cuh"
 #include "../common/reference.hpp"
 #include "../common/spgemm_check.hpp"
+#include "../common/spgemm_fetch.cuh"
 #ifndef SPB_NO_PEERS
 #include "../peers/spgemm_cusparse.cuh"
 #endif
@@ -55,15 +56,7 @@ DevCsr<T> view(const DeviceCsr<T>& m) {
 template <typename T>
 SpgemmCheck verify(const DevCsr<T>& C, const SpgemmReference& ref) {
   if (C.cols != ref.c.cols) return SpgemmCheck{false, 0, "C has " + std::to_string(C.cols) + " columns, the reference " + std::to_string(ref.c.cols)};
-  std::vector<int> rp(size_t(C.rows) + 1), ci(size_t(C.nnz));
-  std::vector<T> v(size_t(C.nnz));
-  CUDA_CHECK(cudaMemcpy(rp.data(), C.rp, sizeof(int) * rp.size(), cudaMemcpyDeviceToHost));
-  if (C.nnz) {
-    CUDA_CHECK(cudaMemcpy(ci.data(), C.ci, sizeof(int) * ci.size(), cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(v.data(), C.v, sizeof(T) * v.size(), cudaMemcpyDeviceToHost));
-  }
-  if (rp[size_t(C.rows)] != C.nnz) return SpgemmCheck{false, 0, "row pointer ends at " + std::to_string(rp[size_t(C.rows)]) + " but C has " + std::to_string(C.nnz) + " entries"};
-  return check_spgemm(ref, C.rows, rp.data(), ci.data(), v.data(), default_tol(sizeof(T) == 4));
+  return fetch_and_check(ref, C.rows, C.nnz, C.rp, C.ci, C.v, default_tol(sizeof(T) == 4));
 }
 
 template <typename T>
@@ -160,7 +153,7 @@ int run_all(const Options& opt, const cudaDeviceProp& prop, const std::string& e
       if (reference().have) { vo = verify(C, ref); if (!vo.passed) status = "failed"; }
       release(C);
       if (status == "ok") {
-        for (int i = 0; i < opt.warmup; ++i) { al.begin(); run_once(C, nullptr); release(C); peak = std::max(peak, al.peak_since_begin()); }
+        run_warmups(opt.warmup, [&] { al.begin(); run_once(C, nullptr); release(C); peak = std::max(peak, al.peak_since_begin()); });
         // al.begin() and the flush (cold) before each sample, outside the events
         so = meas.sample(s, [&] { al.begin(); }, [&] {
           CUDA_CHECK(cudaEventRecord(e0, s));

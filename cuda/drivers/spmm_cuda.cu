@@ -229,7 +229,7 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const SpmmBatchData<T>& g, 
         m.run(s);
       }
     };
-    for (int i = 0; i < o.warmup; ++i) once();
+    run_warmups(o.warmup, once);
     // Sub-10 us methods (in graph mode sub-50 us ones, whose one-call replay would carry the graph's launch):
     // time several back-to-back calls per sample (>= ~50 us) and divide.
     double t1 = 1e30;  // fastest of 3 single calls: one noisy call must not decide reps

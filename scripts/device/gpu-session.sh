@@ -51,11 +51,16 @@ check)
   into=sanitizers step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-memcheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f64 --methods hash-opt --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-racecheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f32 --methods hash-opt --warmup 0 --samples 1
+  into=sanitizers step san-spgemm-rows-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods hash-opt,cusparse-alg1 --reference rows:50 --warmup 0 --samples 1
   into=sanitizers step san-cusparse-racecheck compute-sanitizer --tool racecheck "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods cusparse-reuse --warmup 0 --samples 1
   into=acceptance step spmm-readme sb spmm --batch 100 --dim 64 --json "$R/spmm-readme.json"
   into=acceptance step spmm-targets sb spmm --batch 100 --dim 64,256 --nnz-row 3 --nb 64 --mode graph --json "$R/spmm-targets.json"
   into=acceptance step spmm-huge sb spmm --batch 10000 --dim 64 --nnz-row 3 --nb 64 --mode graph --json "$R/spmm-huge.json"
   into=acceptance step spgemm-rmat sb spgemm --gen rmat:scale=16,ef=8 --breakdown --explain --json "$R/spgemm-rmat16.json"
+  # issue 12: a circuit-like matrix of 972 M products, twice a precision (the second run reads the cached reference);
+  # the step's seconds in steps.txt are the wall times
+  sb gen circuit:rows=1000000,nnz_row=3,hubs=60,hub_size=4000 -o /tmp/circuit.mtx >/dev/null
+  for pr in f32 f64; do for k in 1 2; do into=acceptance step spgemm-circuit-$pr-$k sb spgemm /tmp/circuit.mtx --precision $pr --json "$R/spgemm-circuit-$pr-$k.json"; done; done
   ;;
 plugins)
   K="--kernel examples/plugins/warp_row_spmm.cu --kernel examples/plugins/smem_row_spmm.cu"

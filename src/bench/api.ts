@@ -75,11 +75,12 @@ export function samplingArgs(r: { samples: Samples; sampling?: SamplingLimits },
 }
 
 /**
- * How results are checked against the CPU float64 reference: every row ('full', the reference cached by the
- * operands' content so a second run or --repeat reads it), `rows:N` (N rows: the longest by products and the rest
- * drawn from the seed; for products whose full reference takes too long) or not at all ('none').
+ * How results are checked against the CPU float64 reference: every row ('full'), `rows:N` (N rows: the longest by
+ * products and the rest drawn from the seed; for products whose full reference takes too long), 'auto' (full up to
+ * 2^28 products, else 4096 rows; cuda/common/spgemm_check.hpp) or not at all ('none'). References are cached by the
+ * operands' content (and the rows drawn), so a second run or --repeat reads them.
  */
-export type VerifyMode = 'full' | 'none' | `rows:${number}`;
+export type VerifyMode = 'auto' | 'full' | 'none' | `rows:${number}`;
 
 /** Receives events while a request runs; renderers (ink, plain lines, JSON) implement it. */
 export interface RunSink {

@@ -8,16 +8,16 @@ export const REQUEST_DEFAULTS = {
   precision: ['f32'] as Precision[],
   methods: 'all' as const,
   seed: 1,
-  warmup: 5,
-  samples: 20,
+  warmup: 5, // at most; warm-ups stop after 1 s of them (cuda/common/sampling.hpp run_warmups)
+  samples: 'auto' as number | 'auto',
   repeat: 1,
   cache: ['hot'] as CacheState[],
-  // --samples auto's limits (cuda/common/sampling.hpp); suites sample 'auto' unless they say otherwise
-  suiteSamples: 'auto' as const,
+  // --samples auto's limits (cuda/common/sampling.hpp)
   maxNoise: 0.5, // percent: relative standard error of the median
   minSamples: 10,
   minTime: 0.05, // seconds of timed samples
-  timeout: 10, // seconds of sampling a method
+  timeout: 5, // seconds of sampling a method: a method of a second a call gets 5 samples
+
   // spmm
   batch: [100],
   dim: ['64'],
@@ -28,7 +28,7 @@ export const REQUEST_DEFAULTS = {
   // spgemm
   breakdown: false,
   explain: false,
-  verify: 'full' as const,
+  verify: 'auto' as const,
 };
 
 /** The option that sets each field: how messages name it. */

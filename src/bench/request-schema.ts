@@ -131,11 +131,11 @@ export const SPGEMM_FIELDS = {
   verify: field((v) => parseVerify(v)),
 };
 
-/** --verify: full, none or rows:N (N >= 1). */
+/** --verify: auto, full, none or rows:N (N >= 1). */
 export function parseVerify(v: unknown): VerifyMode {
-  if (v === 'full' || v === 'none') return v;
+  if (v === 'auto' || v === 'full' || v === 'none') return v;
   if (typeof v === 'string' && /^rows:[1-9]\d{0,8}$/.test(v)) return v as VerifyMode;
-  throw new UserError(`${o.verify}: expected full, none or rows:N (N >= 1 rows checked), received ${typeof v === 'string' ? `'${v}'` : typeName(v)}`);
+  throw new UserError(`${o.verify}: expected auto, full, none or rows:N (N >= 1 rows checked), received ${typeof v === 'string' ? `'${v}'` : typeName(v)}`);
 }
 
 /** A request as the schema gives it: every field filled, the backend chosen elsewhere. */

@@ -50,11 +50,12 @@ function spgemmInput(a: CsrMatrix, b: CsrMatrix, plan: SpgemmCasePlan): CaseResu
   return input;
 }
 
-/** The native reference options of a --verify mode: full references are kept in `cache` (by the operands' content). */
+/** The native reference options of a --verify mode; references are kept in `cache` (by the operands' content and the rows drawn). */
 export function referenceArgs(verify: VerifyMode, seed: number, cache: string | null): string[] {
   if (verify === 'none') return ['--reference', 'none'];
-  if (verify === 'full') return ['--reference', 'cpu', ...(cache ? ['--reference-cache', cache] : [])];
-  return ['--reference', verify, '--verify-seed', String(seed)];
+  const kept = cache ? ['--reference-cache', cache] : [];
+  if (verify === 'full') return ['--reference', 'cpu', ...kept];
+  return ['--reference', verify, '--verify-seed', String(seed), ...kept];
 }
 
 /** The folder of cached SpGEMM references, made on first use; null (no cache) where it cannot be made. */
@@ -83,7 +84,7 @@ export async function runSpgemm(req: SpgemmRequest, sink: BenchSink, deps?: Benc
   const bPlan = plans[0];
   const bMatrix = bPlan.b ? await loadOperand(d, bPlan.b, req.seed) : null;
   const bOption = bPlan.b?.kind === 'gen' ? '--gen-b' : '--b';
-  const refCache = req.verify === 'full' ? await referenceCache() : null;
+  const refCache = req.verify === 'none' ? null : await referenceCache();
 
   await withTempDir(async (dir) => {
     let current = null as { key: string; a: CsrMatrix } | null; // plans are ordered by source

@@ -67,7 +67,7 @@ export function parseSuite(obj: unknown, file: string, log: (s: string) => void 
     const op = raw.op;
     if (op !== 'spmm' && op !== 'spgemm') throw new UserError(`invalid suite ${file}: cases[${i}].op: Invalid discriminator value: expected "spmm" or "spgemm"`);
     // a suite samples until the noise is low (--samples auto) unless it or its case says otherwise
-    const merged = resolvePaths(withDefaults(raw, op, { samples: REQUEST_DEFAULTS.suiteSamples, ...defaults }), base, log);
+    const merged = resolvePaths(withDefaults(raw, op, { samples: REQUEST_DEFAULTS.samples, ...defaults }), base, log);
     const r = op === 'spmm' ? SpmmCase.safeParse(merged) : SpgemmCase.safeParse(merged);
     if (!r.success) fail(file, r.error.issues, ['cases', i]);
     const c = r.data;

@@ -45,7 +45,7 @@ export function register(program: Command): void {
     .option('--gen-b <spec>', 'generated second operand (with one --gen as A): A·B of two generated matrices, e.g. --gen uniform:rows=50,cols=30,nnz_row=3 --gen-b uniform:rows=30,cols=70,nnz_row=4')
     .option('--breakdown', 'time the phases too (setup/grouping, count, allocation, compute)')
     .option('--explain', 'print the derived parameters (row groups, table sizes, block sizes)')
-    .option('--verify <mode>', 'check against the CPU float64 reference: full (every row; cached by the operands\' content, so a second run reuses it), rows:N (N rows: the longest and the rest drawn from --seed; for products whose full reference takes minutes) or none', 'full');
+    .option('--verify <mode>', 'check against the CPU float64 reference: auto (every row up to 2^28 products; above, 4096 rows, as rows:4096, said in the output), full (every row), rows:N (N rows: the longest eighth by products and the rest drawn from --seed) or none; references are cached by the operands\' content, so a second run reuses them', 'auto');
   addCommonOptions(cmd, { seedHelp: 'seed for generated matrices (A and B draw from the same seed)', samplesHelp: 'timed samples per method', libs: 'cuSPARSE' })
     .addHelpText(
       'after',
