@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { readResultFile } from '../src/results/read.js';
+import { resultFileText, writeResultFile } from '../src/results/write.js';
 import { renderReport } from '../src/report/index.js';
 import { buildFigures } from '../src/report/model.js';
 import { barChart, lineChart } from '../src/report/svg.js';
@@ -155,6 +158,25 @@ test('CLI: report writes every format atomically; bad input leaves no output fil
   assert.equal(r.code, 2);
   assert.match(r.stderr, /broken\.json is not a valid spbench result file: .*created/);
   assert.equal(existsSync(join(dir, 'y.md')), false);
+});
+
+test('result files may be gzip-compressed: written so when the name ends in .gz, read by report either way', async () => {
+  const dir = tempDir();
+  const gz = join(dir, 'results.json.gz');
+  writeResultFile(gz, file);
+  const bytes = readFileSync(gz);
+  assert.deepEqual([bytes[0], bytes[1]], [0x1f, 0x8b], 'gzip magic');
+  assert.deepEqual(JSON.parse(gunzipSync(bytes).toString('utf8')), JSON.parse(resultFileText(file)));
+  assert.deepEqual(await readResultFile(gz), await readResultFile(writeJson(dir, 'plain.json', resultFileText(file))));
+  const plain = cli(['report', join(dir, 'plain.json')]);
+  const packed = cli(['report', gz]);
+  assert.equal(packed.code, 0, packed.stderr);
+  assert.equal(packed.stdout, plain.stdout);
+  const torn = join(dir, 'torn.json.gz');
+  writeFileSync(torn, bytes.subarray(0, 40));
+  const r = cli(['report', torn]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /result file .*torn\.json\.gz is not valid gzip: /);
 });
 
 test('the XML check used above rejects malformed documents', () => {

@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { UserError } from './errors.js';
 
-export function writeOutput(path: string, text: string): void {
+export function writeOutput(path: string, text: string | Buffer): void {
   try {
     mkdirSync(dirname(path), { recursive: true });
     writeFileAtomicSync(path, text);
