@@ -2,7 +2,7 @@
 // as .mtx (and dumps), read again — the canonical CSR never changes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertMatrixFile } from '../src/matrix/convert.js';
 import { cooToCsr, transposeCsr } from '../src/matrix/csr.js';
@@ -59,6 +59,31 @@ for (const [name, text] of Object.entries(VARIANTS)) {
     }
   });
 }
+
+test('convert .mtx → .spb: the native parser writes the same bytes as the TypeScript writers, or leaves it to them', async () => {
+  const { findGxx } = await import('../src/native/toolchain.js');
+  const native = findGxx() !== null;
+  for (const [name, text] of Object.entries(VARIANTS)) {
+    const src = writeText(dir, `nat-${name}.mtx`, text);
+    const a = join(dir, `nat-${name}-native.spb`), b = join(dir, `nat-${name}-ts.spb`);
+    const s = await convertMatrixFile({ input: src, output: a, nativeMinBytes: 0 });
+    const t = await convertMatrixFile({ input: src, output: b, nativeMinBytes: Infinity, cache: false });
+    assert.equal(t.via, 'typescript');
+    assert.deepEqual(readFileSync(a), readFileSync(b), name);
+    assert.deepEqual({ ...s, output: '', via: '' }, { ...t, output: '', via: '' }, name);
+    // the native parser takes real, integer and pattern coordinate files; array files stay with TypeScript
+    if (native && name === 'coord-real-general') assert.equal(s.via, 'native', name);
+    if (name.startsWith('array')) assert.equal(s.via, 'typescript', name);
+  }
+  const src = writeText(dir, 'nat-w8.mtx', VARIANTS['coord-real-general']);
+  const w8 = await convertMatrixFile({ input: src, output: join(dir, 'nat-w8.spb'), nativeMinBytes: 0, indexWidth: 8 });
+  assert.equal(w8.via, 'typescript', 'int64 indices asked for: not what mtx2spb writes');
+  assert.equal(readFileSync(join(dir, 'nat-w8.spb'))[12], 8);
+  const bad = writeText(dir, 'nat-bad.mtx', '%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1\n4 1 2\n');
+  const out = join(dir, 'nat-bad.spb');
+  await assert.rejects(convertMatrixFile({ input: bad, output: out, nativeMinBytes: 0 }), (e: unknown) => e instanceof UserError && /nat-bad\.mtx:4: /.test(e.message));
+  assert.equal(existsSync(out), false, 'bad input leaves no output file');
+});
 
 test('.bin is the binary format too: convert a.mtx a.bin && convert a.bin b.mtx', async () => {
   const src = writeText(dir, 'bin.mtx', VARIANTS['coord-real-symmetric']);

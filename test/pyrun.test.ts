@@ -71,6 +71,10 @@ const spmmReq = (over: Partial<SpmmRequest>): SpmmRequest => ({
   batch: [4], dim: ['6:9'], nnzRow: ['1:3'], nb: [4, 8], precision: ['f32'], mode: ['graph'], layout: 'row', methods: 'all', seed: 1, warmup: 1, samples: 20, backend: 'auto', ...over,
 });
 
+const gpu = (index: number, name: string) => ({
+  index, name, cc: '9.0', sms: 132, smem_per_block: 49152, smem_per_block_optin: 232448, smem_per_sm: 233472, max_threads_per_sm: 2048, max_blocks_per_sm: 32, global_mem_bytes: 8e10, l2_bytes: 5e7,
+});
+
 async function cudaDeps(seen: Array<{ exe: string; args: string[] }>, built: string[] = []): Promise<BenchDeps> {
   const real = await realDeps();
   return {
@@ -81,6 +85,7 @@ async function cudaDeps(seen: Array<{ exe: string; args: string[] }>, built: str
       return '/fake/spbench-spmm-cuda';
     },
     deviceMemory: async () => null,
+    probeEnv: async () => ({ type: 'env', protocol: 1, backend: 'cuda', executable: 'spbench-probe', devices: [gpu(0, 'GPU A'), gpu(1, 'GPU B')] }),
     runNative: async (exe, args, o) => {
       seen.push({ exe, args });
       if (exe !== '/fake/spbench-spmm-cuda') return runNative(exe, args, o); // the Python runner, for real
@@ -119,9 +124,10 @@ test('runSpmm: framework peers and a .py plugin run through the runner; without 
 test('runSpmm: only framework peers named: no native run; the layout and mixed rules of the .py manifest apply first', { skip: skipPy }, async () => {
   const seen: Array<{ exe: string; args: string[] }> = [];
   const built: string[] = [];
-  const file = await runSpmm(spmmReq({ methods: ['torch-blockdiag'], layout: 'col', kernels: [EXAMPLE], nb: [4] }), { progress: () => {}, caseDone: () => {}, log: () => {} }, await cudaDeps(seen, built));
+  const file = await runSpmm(spmmReq({ methods: ['torch-blockdiag'], layout: 'col', kernels: [EXAMPLE], nb: [4], device: 1 }), { progress: () => {}, caseDone: () => {}, log: () => {} }, await cudaDeps(seen, built));
   assert.ok(seen.every((s) => s.exe === 'python3'), 'the native driver is not run');
   assert.deepEqual(built, [], 'nor built');
+  assert.equal(file.device?.name, 'GPU B', 'the device comes from the probe, the one asked for with --device');
   const got = rows(file);
   assert.deepEqual(got.map((r) => r[1]), ['torch-blockdiag', 'torch-gather']);
   assert.match(got[1][4], /the plugin declares layouts row; this case is col-major/);

@@ -1,6 +1,6 @@
 // What the benchmark runners need from other modules (matrices, generators, native runner), as one
 // object so tests can substitute doubles. `realDeps()` wires the real implementations.
-import type { NativeLine } from '../native/protocol.js';
+import type { EnvLine, NativeLine } from '../native/protocol.js';
 import type { CsrMatrix } from '../matrix/types.js';
 import type { Backend, BackendChoice, Op } from '../kinds.js';
 
@@ -19,8 +19,10 @@ export interface BenchDeps {
   buildPlugin?(file: string, manifest: import('../plugins/manifest.js').PluginManifest, log: (s: string) => void): Promise<string>;
   parseRange(text: string, what: string): Range;
   generateBatch(opts: { batch: number; dim: Range; nnzRow: Range; seed: number; onProgress?: (done: number, total: number) => void }): CsrMatrix[];
-  /** the first GPU's memory in bytes, or null where no GPU is known (optional: tests omit it) */
-  deviceMemory?(): Promise<number | null>;
+  /** GPU `index`'s memory in bytes, or null where it is not known (optional: tests omit it) */
+  deviceMemory?(index: number): Promise<number | null>;
+  /** spbench-probe's env line (every GPU), or null: the device of a run whose methods are all Python ones (optional) */
+  probeEnv?(): Promise<EnvLine | null>;
   /** checks a generator spec; throws a UserError naming what is wrong */
   parseGenSpec(text: string): unknown;
   generateMatrix(specText: string, seed: number): CsrMatrix;
@@ -45,6 +47,7 @@ export async function realDeps(): Promise<BenchDeps> {
     loadMatrix: (p) => load.loadMatrix(p),
     loadBatch: (p) => load.loadBatch(p),
     writeSpb: binary.writeSpb,
-    deviceMemory: async () => (await native.probeDevices())?.devices[0]?.global_mem_bytes ?? null,
+    deviceMemory: async (index) => (await native.probeDevices())?.devices.find((g) => g.index === index)?.global_mem_bytes ?? null,
+    probeEnv: native.probeDevices,
   };
 }

@@ -12,6 +12,7 @@ import type { BenchSink } from './api.js';
 import { describeMatrices, ProgressTracker, withTempDir } from './native-run.js';
 import { invokeRepeated, type RepeatedLine } from './repeat.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
+import type { EnvLine } from '../native/protocol.js';
 import { checkSpmmFits, countCases, planSpmm, type SpmmRunPlan, type SpmmSource } from './spmm-plan.js';
 import { toMethodResult } from './figures.js';
 import { methodMetrics, profileMethod, type ProfileRecord } from './profile.js';
@@ -60,7 +61,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
   const chosen = await d.chooseBackend(req.backend, 'spmm');
   sink.log(`backend: ${chosen.backend} (${chosen.reason})`);
   checkGpuSamples(chosen.backend, req.samples);
-  const deviceMem = chosen.backend === 'cuda' ? ((await d.deviceMemory?.()) ?? null) : null;
+  const deviceMem = chosen.backend === 'cuda' ? ((await d.deviceMemory?.(req.device ?? 0)) ?? null) : null;
   for (const run of runs) checkSpmmFits(run, { total: totalmem(), free: freemem() }, deviceMem);
   // framework peers (torch) run through the Python runner; the native driver gets the rest (none: it is not built or run)
   const split = splitMethods(req.methods, chosen.backend);
@@ -126,5 +127,14 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
       progress.advance(run.cases.length, label);
     }
   });
+  // only Python methods ran (no native env line): the device comes from the probe, the requested one first
+  if (!env && chosen.backend === 'cuda' && d.probeEnv) env = deviceFirst(await d.probeEnv(), req.device ?? 0);
   return assembleResultFile({ backend: chosen.backend, env, cases, profile });
+}
+
+/** The env line with device `index` listed first (a result file's device is the first listed). */
+export function deviceFirst(env: EnvLine | null, index: number): EnvLine | null {
+  if (!env) return null;
+  const at = env.devices.findIndex((g) => g.index === index);
+  return at <= 0 ? env : { ...env, devices: [env.devices[at], ...env.devices.filter((_, i) => i !== at)] };
 }

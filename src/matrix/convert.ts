@@ -21,6 +21,8 @@ export interface ConvertOptions {
   /** Which matrix of a batch input to write to a single-matrix format. */
   matrix?: number;
   cache?: boolean;
+  /** .mtx inputs from this size go .mtx → .spb natively (mtx-native.ts convertMtxNative; default 16 MB; tests lower it). */
+  nativeMinBytes?: number;
 }
 
 export interface ConvertSummary {
@@ -30,6 +32,8 @@ export interface ConvertSummary {
   rows: number;
   cols: number;
   nnz: number;
+  /** who wrote the file: the native parser straight from the .mtx, or the TypeScript writers */
+  via: 'native' | 'typescript';
 }
 
 export async function convertMatrixFile(o: ConvertOptions): Promise<ConvertSummary> {
@@ -37,6 +41,12 @@ export async function convertMatrixFile(o: ConvertOptions): Promise<ConvertSumma
   if (!to) throw new UserError(`cannot tell the output format from "${o.output}"; use an extension .mtx, .spb, .csr, .coo or --to`);
   if (to !== 'spb' && (o.precision || o.indexWidth)) throw new UserError('--precision and --index apply only to .spb output');
   if (to !== 'mtx' && (o.pattern || o.symmetric)) throw new UserError('--pattern and --symmetric apply only to .mtx output');
+  // a plain .mtx to a float64 .spb as it is: the native parser writes the file itself
+  if (to === 'spb' && kindOfPath(o.input) === 'mtx' && !o.transpose && (o.matrix ?? 0) === 0 && (o.precision ?? 'f64') === 'f64') {
+    const { convertMtxNative } = await import('./mtx-native.js');
+    const done = await convertMtxNative(o.input, o.output, o.indexWidth ?? 4, { minBytes: o.nativeMinBytes });
+    if (done) return { output: o.output, to, matrices: 1, ...done, via: 'native' };
+  }
   let { matrices } = await loadBatch(o.input, { cache: o.cache });
   if (o.matrix !== undefined) {
     if (!Number.isInteger(o.matrix) || o.matrix < 0 || o.matrix >= matrices.length) {
@@ -53,5 +63,5 @@ export async function convertMatrixFile(o: ConvertOptions): Promise<ConvertSumma
   else if (to === 'mtx') await writeMtx(o.output, m, { pattern: o.pattern, symmetric: o.symmetric });
   else await writeDump(o.output, m, to);
   const nnz = matrices.reduce((s, x) => s + x.rowPtr[x.rows], 0);
-  return { output: o.output, to, matrices: matrices.length, rows: m.rows, cols: m.cols, nnz };
+  return { output: o.output, to, matrices: matrices.length, rows: m.rows, cols: m.cols, nnz, via: 'typescript' };
 }

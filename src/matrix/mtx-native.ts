@@ -6,9 +6,9 @@
 // reporting exact errors with line numbers.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { open, rm } from 'node:fs/promises';
+import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { readSpb } from './binary.js';
 import { MtxParser, type MtxResult } from './mtx-parser.js';
 import { preludeEnd } from './mtx-parallel.js';
@@ -69,11 +69,8 @@ export interface NativeReadOptions {
   threads?: number;
 }
 
-/**
- * Parses a coordinate .mtx natively; undefined when the native path cannot or will not do it
- * (no g++, array format, any unusual line): the caller then parses in TypeScript.
- */
-export async function readMtxNative(path: string, opts: NativeReadOptions = {}): Promise<MtxResult | undefined> {
+/** Runs `spbench-cpu mtx2spb` on `path` into `output` (atomically, by its own temporary file); the prelude, or undefined. */
+async function mtxToSpb(path: string, output: string, opts: NativeReadOptions): Promise<Prelude | undefined> {
   const prelude = await readPrelude(path);
   if (!prelude) return undefined;
   let exe = opts.exe;
@@ -85,7 +82,6 @@ export async function readMtxNative(path: string, opts: NativeReadOptions = {}):
       return undefined; // no compiler or no writable cache: the TypeScript reader
     }
   }
-  const output = opts.output ?? join(tmpdir(), `spbench-mtx-${process.pid}-${randomBytes(6).toString('hex')}.spb`);
   const { header, rows, cols, entries, offset } = prelude;
   const args = ['mtx2spb', '--input', path, '--output', output, '--offset', String(offset), '--rows', String(rows), '--cols', String(cols)];
   args.push('--entries', String(entries), '--field', header.field, '--symmetry', header.symmetry);
@@ -94,10 +90,52 @@ export async function readMtxNative(path: string, opts: NativeReadOptions = {}):
     await rm(output, { force: true });
     return undefined;
   }
+  return prelude;
+}
+
+/**
+ * Parses a coordinate .mtx natively; undefined when the native path cannot or will not do it
+ * (no g++, array format, any unusual line): the caller then parses in TypeScript.
+ */
+export async function readMtxNative(path: string, opts: NativeReadOptions = {}): Promise<MtxResult | undefined> {
+  const output = opts.output ?? join(tmpdir(), `spbench-mtx-${process.pid}-${randomBytes(6).toString('hex')}.spb`);
+  const prelude = await mtxToSpb(path, output, opts);
+  if (!prelude) return undefined;
   try {
     const { matrices } = await readSpb(output);
-    return { header, matrix: matrices[0], ...(opts.output ? { storedAt: opts.output } : {}) };
+    return { header: prelude.header, matrix: matrices[0], ...(opts.output ? { storedAt: opts.output } : {}) };
   } finally {
     if (!opts.output) await rm(output, { force: true });
   }
+}
+
+/**
+ * `spbench convert big.mtx big.spb` without the round trip through JavaScript (parse, read back, write again: twice the
+ * time of the parse): mtx2spb writes the .spb itself, canonical CSR with float64 values and int32 indices while nnz
+ * fits, as writeSpb does. Only files of at least `minBytes` (the native reader's threshold), and only when the index
+ * width asked for is the one written; else undefined, and the caller converts in TypeScript (exact errors with lines).
+ */
+export async function convertMtxNative(path: string, output: string, indexWidth: 4 | 8, opts: NativeReadOptions & { minBytes?: number } = {}): Promise<{ rows: number; cols: number; nnz: number } | undefined> {
+  if (!nativeParseEnabled()) return undefined;
+  const size = await stat(path).then((s) => (s.isFile() ? s.size : -1), () => -1);
+  if (size < (opts.minBytes ?? 16 << 20)) return undefined;
+  try {
+    await mkdir(dirname(output), { recursive: true });
+  } catch {
+    return undefined; // the TypeScript writer reports it
+  }
+  if (!(await mtxToSpb(path, output, opts))) return undefined;
+  // the header (cuda/common/binfmt.hpp): magic, index width at 12, value type at 13 (2 = float64), rows/cols/nnz at 32
+  const head = Buffer.alloc(56);
+  const fh = await open(output, 'r');
+  try {
+    await fh.read(head, 0, 56, 0);
+  } finally {
+    await fh.close();
+  }
+  if (head.toString('latin1', 0, 4) !== 'SPBM' || head[12] !== indexWidth || head[13] !== 2) {
+    await rm(output, { force: true });
+    return undefined;
+  }
+  return { rows: Number(head.readBigUInt64LE(32)), cols: Number(head.readBigUInt64LE(40)), nnz: Number(head.readBigUInt64LE(48)) };
 }
