@@ -2,7 +2,7 @@
 // as .mtx (and dumps), read again — the canonical CSR never changes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { convertMatrixFile } from '../src/matrix/convert.js';
 import { cooToCsr, transposeCsr } from '../src/matrix/csr.js';
@@ -83,6 +83,9 @@ test('convert .mtx → .spb: the native parser writes the same bytes as the Type
   const out = join(dir, 'nat-bad.spb');
   await assert.rejects(convertMatrixFile({ input: bad, output: out, nativeMinBytes: 0 }), (e: unknown) => e instanceof UserError && /nat-bad\.mtx:4: /.test(e.message));
   assert.equal(existsSync(out), false, 'bad input leaves no output file');
+  writeFileSync(out, 'an older file');
+  await assert.rejects(convertMatrixFile({ input: bad, output: out, nativeMinBytes: 0 }), UserError);
+  assert.equal(readFileSync(out, 'utf8'), 'an older file', 'nor touches one that was there');
 });
 
 test('.bin is the binary format too: convert a.mtx a.bin && convert a.bin b.mtx', async () => {

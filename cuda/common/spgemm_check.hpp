@@ -204,7 +204,7 @@ struct SpgemmCheck { bool passed = false; double err = 0; std::string detail; };
 // one range a core (a check of 150 M entries took seconds on one); the verdict is the sequential one: the first row
 // whose pattern differs, else the first non-finite value, else the largest error (first where tied).
 // compact: rp, ci and v hold only the reference's rows, in its order (row ref.rows[j] at rp[j]..rp[j+1]), as
-// gather_reference_rows (spgemm_fetch.cuh) brings them from the device.
+// fetch_and_check (spgemm_fetch.cuh) brings them from the device.
 template <typename P, typename I, typename V>
 SpgemmCheck check_spgemm(const SpgemmReference& ref, int64_t c_rows, const P* rp, const I* ci, const V* v, double tol, bool compact = false,
                          unsigned threads = 0) {

@@ -1,6 +1,7 @@
 // C brought from the device for the check of spgemm_check.hpp: all of it against a full reference; against a reference
 // of some rows (rows:N, and --reference auto on large products) only those rows, gathered on the device first (a C of
-// 10^9 entries would otherwise cross PCIe and fill host memory for a check of 16k rows). Used by both SpGEMM drivers.
+// 10^9 entries would otherwise cross PCIe and fill host memory for a check of a few thousand rows). Used by both SpGEMM
+// drivers.
 #pragma once
 #include <cuda_runtime.h>
 #include <memory>

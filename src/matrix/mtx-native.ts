@@ -69,8 +69,11 @@ export interface NativeReadOptions {
   threads?: number;
 }
 
-/** Runs `spbench-cpu mtx2spb` on `path` into `output` (atomically, by its own temporary file); the prelude, or undefined. */
-async function mtxToSpb(path: string, output: string, opts: NativeReadOptions): Promise<Prelude | undefined> {
+/**
+ * Runs `spbench-cpu mtx2spb` on `path` into `output`; the prelude, or undefined. mtx2spb writes a temporary sibling and
+ * renames it, so a failed run leaves `output` as it was (a user's older file stays; `removeOnFailure` clears our own).
+ */
+async function mtxToSpb(path: string, output: string, opts: NativeReadOptions, removeOnFailure: boolean): Promise<Prelude | undefined> {
   const prelude = await readPrelude(path);
   if (!prelude) return undefined;
   let exe = opts.exe;
@@ -87,7 +90,7 @@ async function mtxToSpb(path: string, output: string, opts: NativeReadOptions): 
   args.push('--entries', String(entries), '--field', header.field, '--symmetry', header.symmetry);
   const code = await run(exe, args, opts.threads);
   if (code !== 0) {
-    await rm(output, { force: true });
+    if (removeOnFailure) await rm(output, { force: true });
     return undefined;
   }
   return prelude;
@@ -99,7 +102,7 @@ async function mtxToSpb(path: string, output: string, opts: NativeReadOptions): 
  */
 export async function readMtxNative(path: string, opts: NativeReadOptions = {}): Promise<MtxResult | undefined> {
   const output = opts.output ?? join(tmpdir(), `spbench-mtx-${process.pid}-${randomBytes(6).toString('hex')}.spb`);
-  const prelude = await mtxToSpb(path, output, opts);
+  const prelude = await mtxToSpb(path, output, opts, true);
   if (!prelude) return undefined;
   try {
     const { matrices } = await readSpb(output);
@@ -124,7 +127,7 @@ export async function convertMtxNative(path: string, output: string, indexWidth:
   } catch {
     return undefined; // the TypeScript writer reports it
   }
-  if (!(await mtxToSpb(path, output, opts))) return undefined;
+  if (!(await mtxToSpb(path, output, opts, false))) return undefined;
   // the header (cuda/common/binfmt.hpp): magic, index width at 12, value type at 13 (2 = float64), rows/cols/nnz at 32
   const head = Buffer.alloc(56);
   const fh = await open(output, 'r');
