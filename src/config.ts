@@ -116,3 +116,13 @@ export function kernelTimeoutMs(env: Env = process.env): number {
 export function pythonCommand(env: Env = process.env): string {
   return env.SPBENCH_PYTHON || 'python3';
 }
+
+/** $SPBENCH_NATIVE_PARSE=0 turns the native Matrix Market parser off (src/matrix/mtx-native.ts). */
+export function nativeParseEnabled(env: Env = process.env): boolean {
+  return env.SPBENCH_NATIVE_PARSE !== '0';
+}
+
+/** $SPBENCH_MIRROR: where `spbench fetch` downloads from instead of the SuiteSparse Matrix Collection. */
+export function mirrorFromEnv(env: Env = process.env): string | undefined {
+  return env.SPBENCH_MIRROR || undefined;
+}

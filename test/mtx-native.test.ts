@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { ensureExecutable } from '../src/native/executables.js';
 import { readMtx } from '../src/matrix/mtx-read.js';
-import { nativeParseEnabled, readMtxNative } from '../src/matrix/mtx-native.js';
+import { nativeParseEnabled } from '../src/config.js';
+import { readMtxNative } from '../src/matrix/mtx-native.js';
 import { plain } from './mtx-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spbench-mtx-native-'));

@@ -8,17 +8,13 @@ import { createHash } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { mirrorFromEnv } from '../config.js';
 import { EnvironmentError, UserError } from '../util/errors.js';
 import { listArchive } from '../matrix/archive.js';
 import { cachedArchive, loadSet, setNames, type SetMatrix } from '../matrix/sets.js';
 import { nearest } from './nearest.js';
 
 export const DEFAULT_MIRROR = 'https://suitesparse-collection-website.herokuapp.com';
-
-/** The one place this module reads the environment (the lead folds it into the config module). */
-export function mirrorFromEnv(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env.SPBENCH_MIRROR || undefined;
-}
 
 export interface Wanted {
   group: string;

@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { nativeParseEnabled } from '../config.js';
 import { readSpb } from './binary.js';
 import { MtxParser, type MtxResult } from './mtx-parser.js';
 import { preludeEnd } from './mtx-parallel.js';
@@ -16,10 +17,6 @@ import type { MtxHeader } from './types.js';
 
 const PRELUDE_MAX = 1 << 20;
 
-/** SPBENCH_NATIVE_PARSE=0 turns the native path off (the lead folds this into the config module). */
-export function nativeParseEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.SPBENCH_NATIVE_PARSE !== '0';
-}
 
 interface Prelude {
   offset: number;

@@ -3,6 +3,7 @@
 // is a UserError `file:line: ...`.
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
+import { nativeParseEnabled } from '../config.js';
 import { readLineChunks } from './line-chunks.js';
 import { MtxParser, type MtxResult } from './mtx-parser.js';
 
@@ -26,7 +27,7 @@ export async function readMtx(path: string, opts: ReadMtxOptions = {}): Promise<
   const threads = opts.threads ?? Math.min(4, availableParallelism());
   const size = opts.chunkSize === undefined ? await stat(path).then((s) => s.size, () => -1) : -1;
   if (size >= (opts.nativeMinBytes ?? 16 << 20)) {
-    const { nativeParseEnabled, readMtxNative } = await import('./mtx-native.js');
+    const { readMtxNative } = await import('./mtx-native.js');
     if (nativeParseEnabled()) {
       const result = await readMtxNative(path, { output: opts.nativeOutput, threads: opts.threads });
       if (result) return result;
