@@ -84,7 +84,6 @@ async function cudaDeps(seen: Array<{ exe: string; args: string[] }>, built: str
       built.push(t);
       return '/fake/spbench-spmm-cuda';
     },
-    deviceMemory: async () => null,
     probeEnv: async () => ({ type: 'env', protocol: 1, backend: 'cuda', executable: 'spbench-probe', devices: [gpu(0, 'GPU A'), gpu(1, 'GPU B')] }),
     runNative: async (exe, args, o) => {
       seen.push({ exe, args });

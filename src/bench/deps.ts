@@ -19,9 +19,8 @@ export interface BenchDeps {
   buildPlugin?(file: string, manifest: import('../plugins/manifest.js').PluginManifest, log: (s: string) => void): Promise<string>;
   parseRange(text: string, what: string): Range;
   generateBatch(opts: { batch: number; dim: Range; nnzRow: Range; seed: number; onProgress?: (done: number, total: number) => void }): CsrMatrix[];
-  /** GPU `index`'s memory in bytes, or null where it is not known (optional: tests omit it) */
-  deviceMemory?(index: number): Promise<number | null>;
-  /** spbench-probe's env line (every GPU), or null: the device of a run whose methods are all Python ones (optional) */
+  /** spbench-probe's env line (every GPU), or null: each GPU's memory, and the device of a run whose methods are all
+   * Python ones (optional: tests omit it) */
   probeEnv?(): Promise<EnvLine | null>;
   /** checks a generator spec; throws a UserError naming what is wrong */
   parseGenSpec(text: string): unknown;
@@ -47,7 +46,6 @@ export async function realDeps(): Promise<BenchDeps> {
     loadMatrix: (p) => load.loadMatrix(p),
     loadBatch: (p) => load.loadBatch(p),
     writeSpb: binary.writeSpb,
-    deviceMemory: async (index) => (await native.probeDevices())?.devices.find((g) => g.index === index)?.global_mem_bytes ?? null,
     probeEnv: native.probeDevices,
   };
 }

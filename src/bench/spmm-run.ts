@@ -61,7 +61,8 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
   const chosen = await d.chooseBackend(req.backend, 'spmm');
   sink.log(`backend: ${chosen.backend} (${chosen.reason})`);
   checkGpuSamples(chosen.backend, req.samples);
-  const deviceMem = chosen.backend === 'cuda' ? ((await d.deviceMemory?.(req.device ?? 0)) ?? null) : null;
+  const probed = chosen.backend === 'cuda' ? ((await d.probeEnv?.()) ?? null) : null;
+  const deviceMem = probed?.devices.find((g) => g.index === (req.device ?? 0))?.global_mem_bytes ?? null;
   for (const run of runs) checkSpmmFits(run, { total: totalmem(), free: freemem() }, deviceMem);
   // framework peers (torch) run through the Python runner; the native driver gets the rest (none: it is not built or run)
   const split = splitMethods(req.methods, chosen.backend);
@@ -128,7 +129,7 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
     }
   });
   // only Python methods ran (no native env line): the device comes from the probe, the requested one first
-  if (!env && chosen.backend === 'cuda' && d.probeEnv) env = deviceFirst(await d.probeEnv(), req.device ?? 0);
+  if (!env) env = deviceFirst(probed, req.device ?? 0);
   return assembleResultFile({ backend: chosen.backend, env, cases, profile });
 }
 
