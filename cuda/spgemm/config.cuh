@@ -41,6 +41,8 @@ struct HashOptions {
   bool opt = false;
   double load = 1.0;         // max keys per table entry: 1.0 in the paper, 0.5 for shorter probe chains
   int bitonic_above = 1 << 30;  // rows with more nonzeros than this are sorted bitonically (paper: count-smaller)
+  // TB rows above bitonic_above keep the count-smaller sort while n * n / blockDim (compares a thread) is at most this
+  int count_smaller_max = 4096;  // hash-opt: 256 (opt_options)
   // hash-opt: rows with many products relative to ncols take the dense accumulator even if a table fits.
   bool dense_by_density = false;
   // hash-opt: rows iterated by row_products (32 nonzeros of A loaded at once; products spread over the
@@ -52,6 +54,8 @@ struct HashOptions {
   // dense path reads precomputed chunk bounds of B's rows instead of binary searches; TB rows whose column span
   // is too wide for the bitmap in the keys' free half get a bucket rank instead of the bitonic sort.
   bool pieces = false, chunk_bounds = false, bucket_rank = false;
+  // hash-opt: products of one column met at a lane slot of consecutive B rows add in registers before the table (Acc)
+  bool merge = false;
   // hash-opt (v7, v8): rows of more than long_nnz nonzeros of A, or of more than long_prod products mostly from one B
   // row, are walked in windows of products by many blocks into a global accumulator (0: off); rows of one nonzero of A
   // with at most direct_max products are a scaled copy of the B row.
@@ -63,13 +67,16 @@ inline HashOptions opt_options() {
   HashOptions o;
   o.opt = true; o.load = 0.5; o.bitonic_above = 64; o.dense_by_density = true; o.flat_products = true;
   o.hash_mul = 0x9E3779B1u;
-  o.pieces = o.chunk_bounds = o.bucket_rank = true;
+  // count-smaller above 256 compares a thread lost to the bitmap rank on FEM rows (375 entries, 64 threads: 2197)
+  o.count_smaller_max = 256;
+  o.pieces = o.chunk_bounds = o.bucket_rank = o.merge = true;
   // Long rows: more than 4096 nonzeros of A, or more than 65536 products mostly from one B row (k_products), are cut into
   // windows of products over many blocks (docs/spgemm-notes.md, v8). SPB_SPGEMM_LONG=N sets the nonzero threshold
   // (tests send many rows down the path with a small one), SPB_SPGEMM_LONG_PROD=N the product threshold (0: off).
   o.long_nnz = 4096; o.long_prod = 65536;
   if (const char* v = std::getenv("SPB_SPGEMM_LONG")) { const int x = std::atoi(v); if (x > 1) o.long_nnz = x; }
   if (const char* v = std::getenv("SPB_SPGEMM_LONG_PROD")) o.long_prod = std::max(0, std::atoi(v));
+  if (const char* v = std::getenv("SPB_SPGEMM_CS")) o.count_smaller_max = std::max(0, std::atoi(v));
   // a warp copies a direct row in at most 256 coalesced steps; longer B rows take the chunked paths
   o.direct_max = 8192;
   // diagnosis only: SPB_SPGEMM_OFF=pieces,bounds,bucket,long,direct turns v6's changes off one by one (A/B on one build)
@@ -80,6 +87,7 @@ inline HashOptions opt_options() {
     if (v.find("bucket") != std::string::npos) o.bucket_rank = false;
     if (v.find("long") != std::string::npos) o.long_nnz = o.long_prod = 0;
     if (v.find("direct") != std::string::npos) o.direct_max = 0;
+    if (v.find("merge") != std::string::npos) o.merge = false;
   }
   return o;
 }

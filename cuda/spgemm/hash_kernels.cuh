@@ -74,17 +74,73 @@ __device__ __forceinline__ int lower_bound(const int* a, int lo, int hi, int key
   return lo;
 }
 
+// What a walk does with a product (l: entry of B, k: nonzero of A): its value (numeric: av[k] * bv[l]; symbolic: 0) and
+// where (column, value) goes: one accumulator interface for the hash tables and dense chunks of both phases.
+// merge (hash-opt): walks that give a lane entry off + lane of B rows one after another (merged_rows) keep the last column
+// and its running sum in registers and put only when the column changes: the rows of one node of a
+// block-structured (FEM) matrix share their column pattern, so a matrix of dense b×b blocks reaches the table b times
+// less often (a put is a hash probe plus, numeric, a compare-and-swap loop: shared float atomics are CAS loops on sm_90).
+template <typename V, typename ValF, typename PutF>
+struct Acc {
+  using Value = V;
+  const int* bci;
+  ValF val;
+  PutF put;
+  bool merge;
+  __device__ __forceinline__ void operator()(int l, int k) { put(bci[l], val(l, k)); }
+};
+template <typename V, typename ValF, typename PutF>
+__device__ __forceinline__ Acc<V, ValF, PutF> make_acc(const int* bci, bool merge, ValF val, PutF put) {
+  return Acc<V, ValF, PutF>{bci, val, put, merge};
+}
+__device__ __forceinline__ int no_value(int, int) { return 0; }
+
+constexpr int kMergeMax = 128;  // merged walks take B rows of up to this many entries (longer ones cost idle offsets)
+
+// A warp's merged walk over the B rows of cnt nonzeros of A (bnd(j, s, e, k): entries [s, e) of B and the nonzero k of A for
+// j = 0..cnt-1, called by the whole warp), one offset at a time: lane takes entry off + lane of each row in turn and keeps
+// the last column and its running sum in registers, putting them when the column changes (one register pair a lane,
+// so occupancy stays). maxlen: the longest of the rows (warp-uniform).
+// Whether merging pays for a warp's nonzeros: at least a quarter of the consecutive B rows (lane - 1, lane) start at the
+// same column with the same length (rows of one node do; the shifted rows of a scalar stencil never do, and there the
+// merged walk measured ~10 % slower). first: the first column of the lane's B row (-1 when empty).
+__device__ __forceinline__ bool shared_patterns(int first, int len, int lane, int cnt) {
+  const int pf = __shfl_up_sync(0xffffffffu, first, 1), pl = __shfl_up_sync(0xffffffffu, len, 1);
+  const unsigned same = __ballot_sync(0xffffffffu, lane > 0 && lane < cnt && first >= 0 && first == pf && len == pl);
+  return 4 * __popc(same) >= cnt;
+}
+
+template <typename A, typename Bnd>
+__device__ __forceinline__ void merged_rows(A& acc, int cnt, int maxlen, int lane, Bnd&& bnd) {
+  for (int off = 0; off < maxlen; off += 32) {
+    int col = -1;
+    typename A::Value sum{};
+    for (int j = 0; j < cnt; ++j) {
+      int s, e, k;
+      bnd(j, s, e, k);
+      const int l = s + off + lane;
+      if (l >= e) continue;
+      const int c = acc.bci[l];
+      const typename A::Value v = acc.val(l, k);
+      if (c == col) { sum += v; continue; }
+      if (col >= 0) acc.put(col, sum);
+      col = c; sum = v;
+    }
+    if (col >= 0) acc.put(col, sum);
+  }
+}
+
 // Visits every product of A's nonzeros [a0, a1) (a row, or a segment of a long row; hash-opt's iteration). Warp `warp` of the `nw` sharing them takes
 // the nonzeros warp, warp + nw, ... of A 32 at a time, loading their B-row bounds in parallel (clipped to the
 // column window [lo, hi) when kClip: 32 binary searches at once instead of one after another). Then either
 //   flat: their products are spread evenly over the lanes (rows whose B rows are short: no idle lanes), or
 //   not : the warp walks one B row after the other, lanes on distinct columns (long B rows, and rows that
 //         hit hub columns, where flat lanes would collide on the same hash slot or counter).
-// f(l, k): l indexes B's arrays, k A's. flat must be warp-uniform; called by whole warps.
-template <bool kClip, typename F>
+// acc(l, k): l indexes B's arrays, k A's. flat must be warp-uniform; called by whole warps.
+template <bool kClip, typename A>
 __device__ __forceinline__ void row_products(int a0, int a1, const int* __restrict__ aci,
                                              const int* __restrict__ brp, const int* __restrict__ bci, int lo, int hi,
-                                             bool flat, int warp, int nw, F&& f) {
+                                             bool flat, int warp, int nw, A& acc) {
   const unsigned full = 0xffffffffu;
   const int lane = threadIdx.x & 31;
   for (int first = a0 + warp; first < a1; first += nw * 32) {
@@ -103,9 +159,16 @@ __device__ __forceinline__ void row_products(int a0, int a1, const int* __restri
     if (kClip) fb = warp_sum(len) < 16 * min(32, (a1 - first + nw - 1) / nw);
     if (!fb) {
       const int cnt = min(32, (a1 - first + nw - 1) / nw);
+      const int maxlen = acc.merge ? __reduce_max_sync(full, len) : INT_MAX;
+      if (maxlen <= kMergeMax && shared_patterns(len > 0 ? bci[s] : -1, len, lane, cnt)) {
+        merged_rows(acc, cnt, maxlen, lane, [&](int j, int& sj, int& ej, int& k) {
+          sj = __shfl_sync(full, s, j); ej = sj + __shfl_sync(full, len, j); k = first + nw * j;
+        });
+        continue;
+      }
       for (int j = 0; j < cnt; ++j) {
         const int sj = __shfl_sync(full, s, j), lj = __shfl_sync(full, len, j);
-        for (int l = sj + lane; l < sj + lj; l += 32) f(l, first + nw * j);
+        for (int l = sj + lane; l < sj + lj; l += 32) acc(l, first + nw * j);
       }
       continue;
     }
@@ -124,7 +187,7 @@ __device__ __forceinline__ void row_products(int a0, int a1, const int* __restri
       }
       const int sj = __shfl_sync(full, s, lo_l);
       const int xj = __shfl_sync(full, excl, lo_l);
-      if (p < total) f(sj + (p - xj), first + nw * lo_l);
+      if (p < total) acc(sj + (p - xj), first + nw * lo_l);
     }
   }
 }
@@ -173,11 +236,11 @@ constexpr int kLongCols = 64 * kLongBlock; // columns (flag bytes) one block cou
 // entries; warp w takes pieces w, w + nw, ... and walks each with lanes on consecutive (distinct) columns.
 // row_products gives a warp whole B rows: on R-MAT a row of C is ~19 nonzeros of A of which one or two reach a
 // hub row of B (up to 5531 entries), so one warp walked the hub while the other 31 of a 1024-thread block
-// idled. sh: pieces_ints(blockDim) ints. Called by the whole block (it has barriers); f(l, k) as in row_products.
+// idled. sh: pieces_ints(blockDim) ints. Called by the whole block (it has barriers); acc as in row_products.
 // bounds(k, s, e): the entries [s, e) of B that nonzero k of A multiplies (its B row, or the part of it in a chunk or a
 // product window).
-template <typename Bounds, typename F>
-__device__ __forceinline__ void pieces_walk(int a0, int a1, Bounds&& bounds, int* sh, int* scratch, F&& f) {
+template <typename Bounds, typename A>
+__device__ __forceinline__ void pieces_walk(int a0, int a1, Bounds&& bounds, int* sh, int* scratch, A& acc) {
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
   int* sh_s = sh; int* sh_e = sh + blockDim.x; int* sh_pre = sh + 2 * blockDim.x;
   for (int base = a0; base < a1; base += blockDim.x) {
@@ -186,10 +249,24 @@ __device__ __forceinline__ void pieces_walk(int a0, int a1, Bounds&& bounds, int
     if (k < a1) bounds(k, s, e);
     const int last = min(int(blockDim.x), a1 - base) - 1;
     sh_s[threadIdx.x] = s; sh_e[threadIdx.x] = e;
+    if (acc.merge) sh_pre[threadIdx.x] = e > s ? acc.bci[s] : -1;  // first columns, for the merge test below
     // no B row longer than a piece (stencils): one piece a nonzero, no scan
     if (!__syncthreads_or(e - s > kPiece)) {
-      for (int j = warp; j <= last; j += nw)
-        for (int l = sh_s[j] + lane; l < sh_e[j]; l += 32) f(l, base + j);
+      // merged (see shared_patterns) when a quarter of the consecutive B rows start alike
+      const bool same = acc.merge && threadIdx.x > 0 && int(threadIdx.x) <= last && sh_pre[threadIdx.x] >= 0 &&
+                        sh_pre[threadIdx.x] == sh_pre[threadIdx.x - 1] && e - s == sh_e[threadIdx.x - 1] - sh_s[threadIdx.x - 1];
+      if (acc.merge && 4 * __syncthreads_count(same) >= last + 1) {  // a warp takes a run of consecutive nonzeros, so that rows of one node meet at its lanes
+        static_assert(kPiece <= kMergeMax, "a piece must be short enough to merge");
+        const int cnt = last + 1, per = (cnt + nw - 1) / nw;
+        const int j0 = min(cnt, warp * per), j1 = min(cnt, j0 + per);
+        int maxlen = 0;
+        for (int j = j0 + lane; j < j1; j += 32) maxlen = max(maxlen, sh_e[j] - sh_s[j]);
+        maxlen = __reduce_max_sync(0xffffffffu, maxlen);
+        merged_rows(acc, j1 - j0, maxlen, lane, [&](int j, int& sj, int& ej, int& k) { sj = sh_s[j0 + j]; ej = sh_e[j0 + j]; k = base + j0 + j; });
+      } else {
+        for (int j = warp; j <= last; j += nw)
+          for (int l = sh_s[j] + lane; l < sh_e[j]; l += 32) acc(l, base + j);
+      }
       __syncthreads();
       continue;
     }
@@ -208,7 +285,7 @@ __device__ __forceinline__ void pieces_walk(int a0, int a1, Bounds&& bounds, int
       }
       const int st = sh_s[j] + (p - (j ? sh_pre[j - 1] : 0)) * kPiece;
       const int en = min(sh_e[j], st + kPiece);
-      for (int l = st + lane; l < en; l += 32) f(l, base + j);
+      for (int l = st + lane; l < en; l += 32) acc(l, base + j);
     }
     __syncthreads();  // the next batch overwrites sh
   }
@@ -216,10 +293,10 @@ __device__ __forceinline__ void pieces_walk(int a0, int a1, Bounds&& bounds, int
 
 // pieces_walk over whole B rows, or B rows clipped to a dense chunk (kClip: chunk bounds of B when clip.bnd, else two
 // binary searches a nonzero).
-template <bool kClip, typename F>
+template <bool kClip, typename A>
 __device__ __forceinline__ void row_pieces(int a0, int a1, const int* __restrict__ aci,
                                            const int* __restrict__ brp, const int* __restrict__ bci, Clip clip,
-                                           int* sh, int* scratch, F&& f) {
+                                           int* sh, int* scratch, A& acc) {
   pieces_walk(a0, a1, [&](int k, int& s, int& e) {
     const int a = aci[k];
     if (kClip && clip.bnd) {
@@ -229,17 +306,17 @@ __device__ __forceinline__ void row_pieces(int a0, int a1, const int* __restrict
       s = brp[a]; e = brp[a + 1];
       if (kClip) { s = lower_bound(bci, s, e, clip.lo); e = lower_bound(bci, s, int(min((long long)e, (long long)s + (clip.hi - clip.lo))), clip.hi); }
     }
-  }, sh, scratch, f);
+  }, sh, scratch, acc);
 }
 
 // hash-opt's walk of a row: row_pieces for rows of long B rows when `pieces` (a block-uniform choice: it has
 // barriers), else row_products (`flat` as there). clip.lo/hi are row_products' chunk; sh/scratch row_pieces' ints.
-template <bool kClip, typename F>
+template <bool kClip, typename A>
 __device__ __forceinline__ void row_walk(bool pieces, bool flat, int a0, int a1, const int* __restrict__ aci,
                                          const int* __restrict__ brp, const int* __restrict__ bci, Clip clip, int* sh,
-                                         int* scratch, F&& f) {
-  if (pieces && !flat) row_pieces<kClip>(a0, a1, aci, brp, bci, clip, sh, scratch, f);
-  else row_products<kClip>(a0, a1, aci, brp, bci, clip.lo, clip.hi, flat, threadIdx.x >> 5, blockDim.x >> 5, f);
+                                         int* scratch, A& acc) {
+  if (pieces && !flat) row_pieces<kClip>(a0, a1, aci, brp, bci, clip, sh, scratch, acc);
+  else row_products<kClip>(a0, a1, aci, brp, bci, clip.lo, clip.hi, flat, threadIdx.x >> 5, blockDim.x >> 5, acc);
 }
 
 // Chunk bounds of every B row for the numeric dense path: bnd[b * (nchn + 1) + j] = first entry of row b with
@@ -419,7 +496,7 @@ __global__ void k_sym_pwarp(const int* __restrict__ perm, int nrows, const int* 
 // flat (hash-opt): row_products for rows of short B rows, else row_pieces when `pieces` (its ints after the table).
 __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                          const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize, bool flat,
-                         bool pieces, const int* __restrict__ prod, unsigned hmul) {
+                         bool pieces, bool merge, const int* __restrict__ prod, unsigned hmul) {
   extern __shared__ int table[];
   __shared__ int total;
   __shared__ int scratch[32];
@@ -429,7 +506,7 @@ __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ a
   __syncthreads();
   const int lane = threadIdx.x & 31;
   int n = 0;
-  const auto ins = [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l], hmul); };
+  auto ins = make_acc<int>(bci, merge, no_value, [&](int c, int) { n += sym_insert(table, tsize - 1, c, hmul); });
   if (flat) {
     row_walk<false>(pieces, short_b_rows(prod, arp, row), arp[row], arp[row + 1], aci, brp, bci, Clip{}, table + tsize, scratch, ins);
   } else {  // seed 004: a warp per nonzero of A
@@ -448,7 +525,7 @@ __global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ a
 // hash-opt, WARP/ROW: a warp a row with its own table (rows too big for PWARP, too small to fill a block).
 __global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
                            const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize,
-                           const int* __restrict__ prod, unsigned hmul) {
+                           bool merge, const int* __restrict__ prod, unsigned hmul) {
   extern __shared__ int sh_table[];
   const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int idx = blockIdx.x * (blockDim.x >> 5) + w;
@@ -458,8 +535,8 @@ __global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* _
   __syncwarp();
   const int row = perm[idx];
   int n = 0;
-  row_products<false>(arp[row], arp[row + 1], aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
-                      [&](int l, int) { n += sym_insert(table, tsize - 1, bci[l], hmul); });
+  auto ins = make_acc<int>(bci, merge, no_value, [&](int c, int) { n += sym_insert(table, tsize - 1, c, hmul); });
+  row_products<false>(arp[row], arp[row + 1], aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1, ins);
   n = warp_sum(n);
   if (lane == 0) cnt[row] = n;
 }
@@ -470,7 +547,7 @@ __global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* _
 __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                             const int* __restrict__ brp, const int* __restrict__ bci, int ncols, int width, int nchs,
                             int num_width, int nchn, int* cnt, int* chunkcnt, int* didx, const int* __restrict__ prod,
-                            bool pieces) {
+                            bool pieces, bool merge) {
   extern __shared__ unsigned sh_bits[];
   __shared__ int scratch[32];
   const int d = blockIdx.x / nchs, cs = blockIdx.x % nchs;
@@ -484,11 +561,11 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
   __syncthreads();
   const int lane = threadIdx.x & 31;
   // test before the atomic: hub columns are marked early, and lanes on one word would serialise on it
-  auto mark = [&](int l, int) {
-    const int c = bci[l] - lo;
+  auto mark = make_acc<int>(bci, merge, no_value, [&](int col, int) {
+    const int c = col - lo;
     const unsigned bit = 1u << (c & 31);
     if (!(((volatile unsigned*)sh_bits)[c >> 5] & bit)) atomicOr(&sh_bits[c >> 5], bit);
-  };
+  });
   const bool flat = short_b_rows(prod, arp, row);
   int* pa = subcnt + width / num_width;  // row_pieces' ints
   if (nchs > 1) row_walk<true>(pieces, flat, arp[row], arp[row + 1], aci, brp, bci, Clip{lo, hi}, pa, scratch, mark);
@@ -552,7 +629,7 @@ template <typename T>
 __global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
                            const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
                            const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
-                           const int* __restrict__ prod, unsigned hmul) {
+                           bool merge, const int* __restrict__ prod, unsigned hmul) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   const int rpb = blockDim.x >> 5, w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int idx = blockIdx.x * rpb + w;
@@ -562,8 +639,9 @@ __global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* _
   for (int i = lane; i < tsize; i += 32) { keys[i] = -1; vals[i] = T(0); }
   __syncwarp();
   const int row = perm[idx];
-  row_products<false>(arp[row], arp[row + 1], aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1,
-                      [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l], hmul); });
+  auto acc = make_acc<T>(bci, merge, [&](int l, int k) { return av[k] * bv[l]; },
+                        [&](int c, T v) { num_insert(keys, vals, tsize - 1, c, v, hmul); });
+  row_products<false>(arp[row], arp[row + 1], aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1, acc);
   __syncwarp();
   int n = 0;
   for (int r = 0; r < tsize; r += 32) {
@@ -594,7 +672,7 @@ template <typename T>
 __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
                          const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
                          const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
-                         int bitonic_above, bool flat, bool pieces, bool bucket,
+                         int bitonic_above, int cs_max, bool flat, bool pieces, bool bucket, bool merge,
                          const int* __restrict__ prod, unsigned hmul) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   int* keys = reinterpret_cast<int*>(sh_raw);
@@ -606,7 +684,8 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
   if (threadIdx.x == 0) { nz = 0; kmin = INT_MAX; kmax = -1; }
   __syncthreads();
   int* pa = reinterpret_cast<int*>(vals + tsize);  // row_pieces' ints (pieces only)
-  const auto acc = [&](int l, int k) { num_insert(keys, vals, tsize - 1, bci[l], av[k] * bv[l], hmul); };
+  auto acc = make_acc<T>(bci, merge, [&](int l, int k) { return av[k] * bv[l]; },
+                        [&](int c, T v) { num_insert(keys, vals, tsize - 1, c, v, hmul); });
   if (flat) {
     row_walk<false>(pieces, short_b_rows(prod, arp, row), arp[row], arp[row + 1], aci, brp, bci, Clip{}, pa, scratch, acc);
   } else {  // seed 004: a warp per nonzero of A
@@ -643,7 +722,7 @@ __global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ a
   const int n = nz;
   const int base = crp[row];
   // count-smaller costs n*n/blockDim per thread; the others win once that is large
-  if (n <= bitonic_above || (long long)n * n <= 4096LL * blockDim.x) {
+  if (n <= bitonic_above || (long long)n * n <= (long long)cs_max * blockDim.x) {
     for (int i = threadIdx.x; i < n; i += blockDim.x) {
       const int key = keys[i];
       int rank = 0;
@@ -743,7 +822,7 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
                             const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
                             const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int ncols,
                             int width, int nchn, const int* __restrict__ didx, const int* __restrict__ chunkcnt,
-                            const int* __restrict__ prod, bool pieces, const int* __restrict__ bnd) {
+                            const int* __restrict__ prod, bool pieces, bool merge, const int* __restrict__ bnd) {
   extern __shared__ __align__(16) unsigned char sh_raw[];
   __shared__ int scratch[32];
   T* vals = reinterpret_cast<T*>(sh_raw);
@@ -758,12 +837,12 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
   for (int i = threadIdx.x; i < w; i += blockDim.x) vals[i] = T(0);
   for (int i = threadIdx.x; i < words; i += blockDim.x) flags[i] = 0u;
   __syncthreads();
-  auto acc = [&](int l, int k) {
-    const int c = bci[l] - lo;
-    atomicAdd(&vals[c], av[k] * bv[l]);
+  auto acc = make_acc<T>(bci, merge, [&](int l, int k) { return av[k] * bv[l]; }, [&](int col, T v) {
+    const int c = col - lo;
+    atomicAdd(&vals[c], v);
     const unsigned bit = 1u << (c & 31);
     if (!(((volatile unsigned*)flags)[c >> 5] & bit)) atomicOr(&flags[c >> 5], bit);  // see k_sym_dense
-  };
+  });
   const bool flat = short_b_rows(prod, arp, row);
   int* pa = reinterpret_cast<int*>(flags + width / 32);  // row_pieces' ints
   const Clip clip{lo, hi, bnd, nchn + 1, ch};

@@ -272,13 +272,13 @@ class HashSpgemm {
         const Level& l = S.levels[g - 1];
         if (l.per_warp) {
           const int rpb = l.block / 32;
-          k_sym_warp<<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, w.cnt, l.table, w.prod, hm);
+          k_sym_warp<<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, w.cnt, l.table, cfg_.opt.merge, w.prod, hm);
         } else {
-          k_sym_tb<<<rows, l.block, smem(l), s>>>(p, A.rp, A.ci, B.rp, B.ci, w.cnt, l.table, cfg_.opt.flat_products, cfg_.opt.pieces, w.prod, hm);
+          k_sym_tb<<<rows, l.block, smem(l), s>>>(p, A.rp, A.ci, B.rp, B.ci, w.cnt, l.table, cfg_.opt.flat_products, cfg_.opt.pieces, cfg_.opt.merge, w.prod, hm);
         }
       } else if (g == dense) {
         k_sym_dense<<<grid(size_t(rows) * nchs), S.dense_block, dense_smem(S), s>>>(p, A.rp, A.ci, B.rp, B.ci, n, S.dense_width, nchs,
-                                                                                 cfg_.num.dense_width, nchn, w.cnt, w.chunkcnt, w.didx, w.prod, cfg_.opt.pieces);
+                                                                                 cfg_.num.dense_width, nchn, w.cnt, w.chunkcnt, w.didx, w.prod, cfg_.opt.pieces, cfg_.opt.merge);
       } else {  // long rows, batch by batch
         for (int b0 = 0; b0 < rows; b0 += w.lbatch) {
           const int nb = std::min(w.lbatch, rows - b0);
@@ -346,10 +346,10 @@ class HashSpgemm {
         const Level& l = N.levels[g - 1];
         if (l.per_warp) {
           const int rpb = l.block / 32;
-          k_num_warp<T><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, w.prod, hm);
+          k_num_warp<T><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.merge, w.prod, hm);
         } else {
-          k_num_tb<T><<<rows, l.block, smem(l), s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.bitonic_above,
-                                                     cfg_.opt.flat_products, cfg_.opt.pieces, cfg_.opt.bucket_rank, w.prod, hm);
+          k_num_tb<T><<<rows, l.block, smem(l), s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.bitonic_above, cfg_.opt.count_smaller_max,
+                                                     cfg_.opt.flat_products, cfg_.opt.pieces, cfg_.opt.bucket_rank, cfg_.opt.merge, w.prod, hm);
         }
       } else if (g == dense) {
         if (bnd) {
@@ -358,7 +358,7 @@ class HashSpgemm {
           CUDA_CHECK_LAUNCH();
         }
         k_num_dense<T><<<grid(size_t(rows) * nchn), N.dense_block, dense_smem(N), s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, n,
-                                                                                      N.dense_width, nchn, w.didx, w.chunkcnt, w.prod, cfg_.opt.pieces, bnd);
+                                                                                      N.dense_width, nchn, w.didx, w.chunkcnt, w.prod, cfg_.opt.pieces, cfg_.opt.merge, bnd);
       } else {  // long rows, batch by batch
         for (int b0 = 0; b0 < rows; b0 += w.lbatch) {
           const int nb = std::min(w.lbatch, rows - b0);

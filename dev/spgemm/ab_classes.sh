@@ -6,7 +6,8 @@
 # Usage (repo root): dev/spgemm/ab_classes.sh OUT BASEDIR [MATRICES...]; env AB_SAMPLES (10), AB_PREC (f32),
 # AB_NEW_ENV (environment of every run of the new build, e.g. "SPB_SPGEMM_LONG=1" for the long-row path),
 # AB_GROUPS (matrices whose per-group times are printed), AB_OLD_ENV (environment of the BASE build's runs),
-# AB_VARIANTS ("label=VAR=value ..." : more timed runs of the new build, each with one more environment variable).
+# AB_VARIANTS ("label=VAR=value ..." : more timed runs of the new build, each with one more environment variable),
+# AB_SAN (matrices run under memcheck and racecheck; "" for none).
 set -u
 OUT=${1:?out}; BASE=${2:?base}; shift 2
 SAMPLES=${AB_SAMPLES:-10}; PRECS=${AB_PREC:-f32}
@@ -42,7 +43,7 @@ for p in $PRECS; do for n in $MATS; do
 done; done > "$OUT/timing.jsonl"
 echo "timing $(( $(date +%s) - T0 ))s"
 for n in ${AB_GROUPS:-}; do echo "== $n"; env ${AB_NEW_ENV:-AB=1} SPB_SPGEMM_GROUPS=serial timeout 60 /tmp/new spgemm --a $M/$n.spb --precision f32 --methods hash-opt --warmup 1 --samples 1 --breakdown --reference none 2>&1 >/dev/null; done > "$OUT/groups.txt"; cat "$OUT/groups.txt"
-SAN="longrow_small direct_mix one_row"
+SAN=${AB_SAN-"longrow_small direct_mix one_row"}
 for n in $SAN; do
   env ${AB_NEW_ENV:-AB=1} timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/new spgemm --a $M/$n.spb --precision f64 --methods hash-opt --warmup 0 --samples 1 > "$OUT/san-mem-$n.log" 2>&1; echo "memcheck $n rc=$?"
   env ${AB_NEW_ENV:-AB=1} timeout 120 compute-sanitizer --tool racecheck --error-exitcode 9 /tmp/new spgemm --a $M/$n.spb --precision f32 --methods hash-opt --warmup 0 --samples 1 > "$OUT/san-race-$n.log" 2>&1; echo "racecheck $n rc=$?"

@@ -134,6 +134,9 @@ int main(int argc, char** argv) {
   else if (name == "fem3d_b3_24") c = fem(3, 24, 3, r);
   else if (name == "fem3d_b3_32") c = fem(3, 32, 3, r);
   else if (name == "fem2d_b4_200") c = fem(2, 200, 4, r);
+  else if (name == "fem3d_b3_8") c = fem(3, 8, 3, r);
+  else if (name == "fem3d_b6_12") c = fem(3, 12, 6, r);
+  else if (name == "fem3d_b2_40") c = fem(3, 40, 2, r);
   else if (name == "longrow_small") c = longrow(5000, 1, 1, 2, 1, r);
   else if (name == "direct_mix") c = direct_mix(20000, r);
   else if (name == "one_row") { std::vector<std::vector<int64_t>> a(1, std::vector<int64_t>{0}); c = from_rows(1, 1, a, r); }

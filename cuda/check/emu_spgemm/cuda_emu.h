@@ -87,16 +87,19 @@ inline EmuBlock* emu_block = nullptr;
 alignas(16) inline unsigned char emu_dyn_smem[256 * 1024];
 
 inline void __syncthreads() { emu_block->bar->arrive_and_wait(); }
-inline int __syncthreads_or(int p) {
+// __syncthreads_or / __syncthreads_count: every thread adds its predicate to the block's flag between two barriers
+inline int emu_block_vote(int p) {
   EmuBlock& b = *emu_block;
   b.bar->arrive_and_wait();
-  if (p) b.flag.store(1);
+  if (p) b.flag.fetch_add(1);
   b.bar->arrive_and_wait();
   const int r = b.flag.load();
   b.bar->arrive_and_wait();
   if (threadIdx.x == 0) b.flag.store(0);
   return r;
 }
+inline int __syncthreads_or(int p) { return emu_block_vote(p) != 0; }
+inline int __syncthreads_count(int p) { return emu_block_vote(p); }
 inline void __syncwarp(unsigned = 0xffffffffu) { emu_block->warp_bar[threadIdx.x / 32]->arrive_and_wait(); }
 template <class T> inline T emu_exchange(T v, int src) {
   static_assert(sizeof(T) <= 8);
@@ -122,6 +125,15 @@ inline unsigned __ballot_sync(unsigned, int p) {
   emu_block->warp_bar[w]->arrive_and_wait();
   unsigned r = 0;
   for (unsigned i = 0; i < 32; ++i) if (emu_block->slots[w][i]) r |= 1u << i;
+  emu_block->warp_bar[w]->arrive_and_wait();
+  return r;
+}
+inline int __reduce_max_sync(unsigned, int v) {
+  const unsigned w = threadIdx.x / 32, lane = threadIdx.x % 32;
+  emu_block->slots[w][lane] = uint64_t(uint32_t(v));
+  emu_block->warp_bar[w]->arrive_and_wait();
+  int r = INT_MIN;
+  for (unsigned i = 0; i < 32; ++i) r = std::max(r, int(uint32_t(emu_block->slots[w][i])));
   emu_block->warp_bar[w]->arrive_and_wait();
   return r;
 }

@@ -75,6 +75,29 @@ std::vector<Case> cases() {
     for (int64_t i = 0; i < 500; ++i) for (int k = 0; k < 1 + int(i % 9); ++k) b[size_t(i)].push_back(uni(r, 1300));
     out.push_back({"rect-long-row", from_rows(300, 500, a, r), from_rows(500, 1300, b, r), true});
   }
+  {  // FEM-like: 27-point 3-D stencil of dense 3x3 blocks (rows of a node share their columns: the merged puts), and a
+     // 2-D 9-point one of 2x2 blocks with a tenth of the block entries dropped (patterns that only partly match)
+    auto blocks = [&](int dims, int64_t g, int64_t b, double drop) {
+      const int64_t nodes = dims == 3 ? g * g * g : g * g;
+      std::vector<std::vector<int64_t>> adj(size_t(nodes * b));
+      for (int64_t u = 0; u < nodes; ++u) {
+        const int64_t x = u % g, y = (u / g) % g, z = dims == 3 ? u / (g * g) : 0;
+        for (int64_t dz = (dims == 3 ? -1 : 0); dz <= (dims == 3 ? 1 : 0); ++dz)
+          for (int64_t dy = -1; dy <= 1; ++dy)
+            for (int64_t dx = -1; dx <= 1; ++dx) {
+              const int64_t X = x + dx, Y = y + dy, Z = z + dz;
+              if (X < 0 || Y < 0 || Z < 0 || X >= g || Y >= g || Z >= g) continue;
+              const int64_t v = X + g * (Y + g * Z);
+              for (int64_t i = 0; i < b; ++i)
+                for (int64_t j = 0; j < b; ++j)
+                  if (drop == 0 || std::uniform_real_distribution<double>(0, 1)(r) >= drop) adj[size_t(u * b + i)].push_back(v * b + j);
+            }
+      }
+      return from_rows(nodes * b, nodes * b, adj, r);
+    };
+    add("fem3d-b3", blocks(3, 6, 3, 0));
+    add("fem2d-b2-dropped", blocks(2, 14, 2, 0.1));
+  }
   {  // 1 x 1 and an all-empty matrix
     add("1x1", from_rows(1, 1, {{0}}, r));
     add("all-empty", from_rows(50, 50, std::vector<std::vector<int64_t>>(50), r));
