@@ -122,6 +122,7 @@ function cases(inp, backend) {
     { op: 'spgemm', name: 'a row whose products overflow every shared table', args: [inp.wideA, '--b', inp.wideB, ...both, ...spgemmT] },
     { op: 'spgemm', name: 'checked on 300 rows of C gathered on the device: R-MAT, banded with full rows and a full column', args: [...both, ...spgemmT, '--verify', 'rows:300', '--gen', 'rmat:scale=12,ef=8', 'longrow:n=6000,bw=1,long_rows=2,long_cols=1'] },
     { op: 'spgemm', name: 'generated: 3-D 27-point stencil, R-MAT, uniform, banded', args: [...both, ...spgemmT, '--gen', 'stencil:dims=3,n=12,points=27', 'rmat:scale=12,ef=8', 'uniform:rows=5000,nnz_row=8', 'banded:n=2000,bw=9'] },
+    { op: 'spgemm', name: 'FEM blocks (the merged puts): 3-D 3×3 blocks, 2-D 2×2 blocks', args: [...both, ...spgemmT, '--gen', 'fem:dims=3,n=10,block=3', 'fem:dims=2,n=60,block=2'] },
   ];
 }
 

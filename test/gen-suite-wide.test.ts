@@ -1,5 +1,5 @@
 // reports/suites/spgemm-wide.json: the old six matrices, one of each structure class, and a size
-// that keeps the whole suite (with its single-threaded float64 CPU reference) inside its budget.
+// that keeps the whole suite (its float64 CPU reference runs on every core beside the GPU) inside its 6-minute budget.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -37,7 +37,7 @@ test('spgemm-wide: the six of spgemm.json plus every class, f32 and f64, one mat
   }
 });
 
-test('spgemm-wide: the new matrices stay within ~180 M products each and the suite within 1.2 G', async () => {
+test('spgemm-wide: the new matrices stay within ~400 M products each and the suite within 1.5 G', async () => {
   const wide = await loadSuite(join(REPO, 'reports', 'suites', 'spgemm-wide.json'));
   const old = new Set((await loadSuite(join(REPO, 'reports', 'suites', 'spgemm.json'))).cases.flatMap((c) => (c.op === 'spgemm' ? c.gen ?? [] : [])));
   let total = 0;
@@ -47,9 +47,9 @@ test('spgemm-wide: the new matrices stay within ~180 M products each and the sui
       const m = generateMatrix(g, c.seed);
       assert.ok(m.rowPtr[m.rows] <= nnzBound(parseGenSpec(g)), g);
       const p = products(m);
-      if (!old.has(g)) assert.ok(p <= 180e6, `${c.name}: ${p} products`);
+      if (!old.has(g)) assert.ok(p <= 400e6, `${c.name}: ${p} products`);
       total += p;
     }
   }
-  assert.ok(total <= 1.2e9, `${total} products in all`);
+  assert.ok(total <= 1.5e9, `${total} products in all`);
 });

@@ -56,6 +56,8 @@ struct HashOptions {
   bool pieces = false, chunk_bounds = false, bucket_rank = false;
   // hash-opt: products of one column met at a lane slot of consecutive B rows add in registers before the table (Acc)
   bool merge = false;
+  // hash-opt: the TB and dense kernels ask for the largest shared-memory carveout (allow_dynamic_smem)
+  bool max_carveout = false;
   // hash-opt (v7, v8): rows of more than long_nnz nonzeros of A, or of more than long_prod products mostly from one B
   // row, are walked in windows of products by many blocks into a global accumulator (0: off); rows of one nonzero of A
   // with at most direct_max products are a scaled copy of the B row.
@@ -69,7 +71,7 @@ inline HashOptions opt_options() {
   o.hash_mul = 0x9E3779B1u;
   // count-smaller above 256 compares a thread lost to the bitmap rank on FEM rows (375 entries, 64 threads: 2197)
   o.count_smaller_max = 256;
-  o.pieces = o.chunk_bounds = o.bucket_rank = o.merge = true;
+  o.pieces = o.chunk_bounds = o.bucket_rank = o.merge = o.max_carveout = true;
   // Long rows: more than 4096 nonzeros of A, or more than 65536 products mostly from one B row (k_products), are cut into
   // windows of products over many blocks (docs/spgemm-notes.md, v8). SPB_SPGEMM_LONG=N sets the nonzero threshold
   // (tests send many rows down the path with a small one), SPB_SPGEMM_LONG_PROD=N the product threshold (0: off).
@@ -88,6 +90,7 @@ inline HashOptions opt_options() {
     if (v.find("long") != std::string::npos) o.long_nnz = o.long_prod = 0;
     if (v.find("direct") != std::string::npos) o.direct_max = 0;
     if (v.find("merge") != std::string::npos) o.merge = false;
+    if (v.find("carveout") != std::string::npos) o.max_carveout = false;
   }
   return o;
 }

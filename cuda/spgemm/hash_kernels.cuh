@@ -1,10 +1,11 @@
 // Kernels of hash SpGEMM (seed 004) plus our dense chunked accumulator for power-law rows.
 // Index type int32 throughout; value type T = float or double.
 //   grouping : k_products (products per row, symbolic group ids, histogram), k_num_groups, k_scatter
-//   symbolic : k_sym_pwarp (4 threads a row), k_sym_tb (a block a row; hash-opt: row_products / row_pieces),
-//              k_sym_dense (bitmap over a column chunk; per-chunk counts for the numeric phase)
-//   numeric  : k_num_pwarp, k_num_tb (hash keys+values, gather, sort), k_chunk_bounds + k_num_dense (dense chunk,
-//              output sorted by construction)
+//   tables   : k_pwarp (4 threads a row), k_warp (hash-opt: a warp a row), k_tb (a block a row; hash-opt: row_products /
+//              row_pieces), each a template on the phase's table policy (SymTable counts, NumTable<T> sums and sorts)
+//   dense    : k_sym_dense (bitmap over a column chunk; per-chunk counts for the numeric phase), k_chunk_bounds +
+//              k_num_dense (dense chunk, output sorted by construction)
+//   long, direct (hash-opt): k_long_* (rows cut into product windows), k_num_direct (scaled B rows)
 #pragma once
 #include <climits>
 #include <cstdint>
@@ -472,76 +473,8 @@ __device__ __forceinline__ void num_insert(int* keys, T* vals, int mask, int key
   }
 }
 
-// ---------------------------------------------------------------- symbolic
-__global__ void k_sym_pwarp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
-                            const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize, unsigned hmul) {
-  extern __shared__ int sh_table[];
-  const int local = threadIdx.x / kPw, lane = threadIdx.x % kPw;
-  const int idx = blockIdx.x * (blockDim.x / kPw) + local;
-  int* table = sh_table + local * (tsize + 1);  // +1: rows of a warp in different banks
-  for (int i = lane; i < tsize; i += kPw) table[i] = -1;
-  __syncthreads();
-  int n = 0, row = -1;
-  if (idx < nrows) {
-    row = perm[idx];
-    for (int k = arp[row] + lane; k < arp[row + 1]; k += kPw) {
-      const int a = aci[k];
-      for (int l = brp[a]; l < brp[a + 1]; ++l) n += sym_insert(table, tsize - 1, bci[l], hmul);
-    }
-  }
-  for (int o = kPw / 2; o > 0; o >>= 1) n += __shfl_xor_sync(0xffffffffu, n, o);
-  if (row >= 0 && lane == 0) cnt[row] = n;
-}
-
-// flat (hash-opt): row_products for rows of short B rows, else row_pieces when `pieces` (its ints after the table).
-__global__ void k_sym_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
-                         const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize, bool flat,
-                         bool pieces, bool merge, const int* __restrict__ prod, unsigned hmul) {
-  extern __shared__ int table[];
-  __shared__ int total;
-  __shared__ int scratch[32];
-  const int row = perm[blockIdx.x];
-  for (int i = threadIdx.x; i < tsize; i += blockDim.x) table[i] = -1;
-  if (threadIdx.x == 0) total = 0;
-  __syncthreads();
-  const int lane = threadIdx.x & 31;
-  int n = 0;
-  auto ins = make_acc<int>(bci, merge, no_value, [&](int c, int) { n += sym_insert(table, tsize - 1, c, hmul); });
-  if (flat) {
-    row_walk<false>(pieces, short_b_rows(prod, arp, row), arp[row], arp[row + 1], aci, brp, bci, Clip{}, table + tsize, scratch, ins);
-  } else {  // seed 004: a warp per nonzero of A
-    const int warp = threadIdx.x >> 5, nw = blockDim.x >> 5;
-    for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
-      const int a = aci[k];
-      for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) n += sym_insert(table, tsize - 1, bci[l], hmul);
-    }
-  }
-  n = warp_sum(n);
-  if (lane == 0 && n) atomicAdd(&total, n);
-  __syncthreads();
-  if (threadIdx.x == 0) cnt[row] = total;
-}
-
-// hash-opt, WARP/ROW: a warp a row with its own table (rows too big for PWARP, too small to fill a block).
-__global__ void k_sym_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
-                           const int* __restrict__ brp, const int* __restrict__ bci, int* cnt, int tsize,
-                           bool merge, const int* __restrict__ prod, unsigned hmul) {
-  extern __shared__ int sh_table[];
-  const int w = threadIdx.x >> 5, lane = threadIdx.x & 31;
-  const int idx = blockIdx.x * (blockDim.x >> 5) + w;
-  if (idx >= nrows) return;  // whole warps leave; no block-wide barrier follows
-  int* table = sh_table + w * tsize;
-  for (int i = lane; i < tsize; i += 32) table[i] = -1;
-  __syncwarp();
-  const int row = perm[idx];
-  int n = 0;
-  auto ins = make_acc<int>(bci, merge, no_value, [&](int c, int) { n += sym_insert(table, tsize - 1, c, hmul); });
-  row_products<false>(arp[row], arp[row + 1], aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1, ins);
-  n = warp_sum(n);
-  if (lane == 0) cnt[row] = n;
-}
-
-// One block per (row, symbolic chunk of `width` columns): a bitmap of the chunk's columns. Writes the
+// ---------------------------------------------------------------- DENSE/CHUNK
+// Symbolic: one block per (row, symbolic chunk of `width` columns): a bitmap of the chunk's columns. Writes the
 // count of every numeric chunk (num_width columns) inside it to chunkcnt[d * nchn + j] and adds the
 // total to cnt[row]. didx[row] = d, the row's index in the dense list.
 __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
@@ -587,232 +520,314 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
   if (lane == 0 && mine) atomicAdd(&cnt[row], mine);
 }
 
-// ---------------------------------------------------------------- numeric
-// Rank of each entry among the row's entries = its position in the sorted output.
+// ---------------------------------------------------------------- table policies
+// The hash-table kernels of both phases are one template a level kind (k_pwarp, k_warp, k_tb) on a table policy: what a
+// put does and what a row ends with. SymTable (symbolic): keys only; a thread counts the keys it added, and the row's
+// count goes to cnt. NumTable<T> (numeric): keys and values; the row is sorted by column into C.
+struct SymTable {
+  using Value = int;
+  static constexpr bool kNumeric = false;
+  int* keys;
+  int mask;
+  unsigned hmul;
+  int added = 0;
+  __device__ SymTable(int* k, void*, int tsize, unsigned hm) : keys(k), mask(tsize - 1), hmul(hm) {}
+  __device__ __forceinline__ void clear(int i) { keys[i] = -1; }
+  __device__ __forceinline__ void put(int c, int) { added += sym_insert(keys, mask, c, hmul); }
+};
 template <typename T>
-__global__ void k_num_pwarp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
-                            const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
-                            const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize, unsigned hmul) {
+struct NumTable {
+  using Value = T;
+  static constexpr bool kNumeric = true;
+  int* keys;
+  T* vals;
+  int mask;
+  unsigned hmul;
+  __device__ NumTable(int* k, void* v, int tsize, unsigned hm) : keys(k), vals(static_cast<T*>(v)), mask(tsize - 1), hmul(hm) {}
+  __device__ __forceinline__ void clear(int i) { keys[i] = -1; vals[i] = T(0); }
+  __device__ __forceinline__ void put(int c, T v) { num_insert(keys, vals, mask, c, v, hmul); }
+};
+
+// A and B of the product (values only in the numeric phase: V = int and null values in the symbolic one) and where a
+// row's result goes: cnt[row] (symbolic) or C's row (numeric: crp, cci, cv).
+template <typename V>
+struct Operands {
+  const int* __restrict__ arp;
+  const int* __restrict__ aci;
+  const V* __restrict__ av;
+  const int* __restrict__ brp;
+  const int* __restrict__ bci;
+  const V* __restrict__ bv;
+  int* cnt;
+  const int* __restrict__ crp;
+  int* cci;
+  V* cv;
+};
+
+// A product's value for the table: av[k] * bv[l] (numeric), nothing (symbolic).
+template <typename Tab>
+__device__ __forceinline__ typename Tab::Value product_value(const Operands<typename Tab::Value>& op, int l, int k) {
+  if constexpr (Tab::kNumeric) return op.av[k] * op.bv[l];
+  else return 0;
+}
+template <typename Tab>
+__device__ __forceinline__ auto table_acc(Tab& tab, const Operands<typename Tab::Value>& op, bool merge) {
+  using V = typename Tab::Value;
+  return make_acc<V>(op.bci, merge, [&op](int l, int k) { return product_value<Tab>(op, l, k); }, [&tab](int c, V v) { tab.put(c, v); });
+}
+
+// Options of the TB level (hash-opt's, or the paper's with everything off).
+struct TbOptions {
+  int bitonic_above = 1 << 30;  // numeric: count-smaller up to this many entries ...
+  int cs_max = 4096;            // ... or while n * n / blockDim is at most this
+  bool flat = false, pieces = false, bucket = false, merge = false;
+};
+
+// ---------------------------------------------------------------- PWARP/ROW: 4 threads a row
+// Tables of a block: keys of row r at r * (tsize + 1) (+1: rows of a warp in different banks), values after all keys
+// at (rows a block) * (tsize + 2) ints (+2: 8-byte aligned). Numeric: the rank of an entry is the count of smaller keys.
+template <typename Tab>
+__global__ void k_pwarp(const int* __restrict__ perm, int nrows, Operands<typename Tab::Value> op, int tsize, unsigned hmul) {
+  using V = typename Tab::Value;
   extern __shared__ __align__(16) unsigned char sh_raw[];
-  const int rows_per_block = blockDim.x / kPw;
-  int* keys_all = reinterpret_cast<int*>(sh_raw);
-  T* vals_all = reinterpret_cast<T*>(sh_raw + sizeof(int) * rows_per_block * (tsize + 2));
+  const int rpb = blockDim.x / kPw;
   const int local = threadIdx.x / kPw, lane = threadIdx.x % kPw;
-  const int idx = blockIdx.x * rows_per_block + local;
-  int* keys = keys_all + local * (tsize + 1);  // +1: rows of a warp in different banks
-  T* vals = vals_all + local * (tsize + 1);
-  for (int i = lane; i < tsize; i += kPw) { keys[i] = -1; vals[i] = T(0); }
+  const int idx = blockIdx.x * rpb + local;
+  Tab tab(reinterpret_cast<int*>(sh_raw) + local * (tsize + 1),
+          reinterpret_cast<V*>(sh_raw + sizeof(int) * rpb * (tsize + 2)) + local * (tsize + 1), tsize, hmul);
+  for (int i = lane; i < tsize; i += kPw) tab.clear(i);
   __syncthreads();
   const int row = idx < nrows ? perm[idx] : -1;
   if (row >= 0) {
-    for (int k = arp[row] + lane; k < arp[row + 1]; k += kPw) {
-      const int a = aci[k];
-      const T x = av[k];
-      for (int l = brp[a]; l < brp[a + 1]; ++l) num_insert(keys, vals, tsize - 1, bci[l], x * bv[l], hmul);
+    for (int k = op.arp[row] + lane; k < op.arp[row + 1]; k += kPw) {
+      const int a = op.aci[k];
+      for (int l = op.brp[a]; l < op.brp[a + 1]; ++l) tab.put(op.bci[l], product_value<Tab>(op, l, k));
     }
   }
-  __syncthreads();
-  if (row < 0) return;
-  const int base = crp[row];
-  for (int i = lane; i < tsize; i += kPw) {
-    const int key = keys[i];
-    if (key < 0) continue;
-    int rank = 0;
-    for (int j = 0; j < tsize; ++j) { const int kj = keys[j]; rank += (kj >= 0 && kj < key); }
-    cci[base + rank] = key;
-    cv[base + rank] = vals[i];
+  if constexpr (!Tab::kNumeric) {
+    int n = tab.added;
+    for (int o = kPw / 2; o > 0; o >>= 1) n += __shfl_xor_sync(0xffffffffu, n, o);
+    if (row >= 0 && lane == 0) op.cnt[row] = n;
+  } else {
+    __syncthreads();
+    if (row < 0) return;
+    const int base = op.crp[row];
+    for (int i = lane; i < tsize; i += kPw) {
+      const int key = tab.keys[i];
+      if (key < 0) continue;
+      int rank = 0;
+      for (int j = 0; j < tsize; ++j) { const int kj = tab.keys[j]; rank += (kj >= 0 && kj < key); }
+      op.cci[base + rank] = key;
+      op.cv[base + rank] = tab.vals[i];
+    }
   }
 }
 
-// hash-opt, WARP/ROW numeric: accumulate, compact with ballots, count-smaller sort (n <= table/2), write.
-template <typename T>
-__global__ void k_num_warp(const int* __restrict__ perm, int nrows, const int* __restrict__ arp, const int* __restrict__ aci,
-                           const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
-                           const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
-                           bool merge, const int* __restrict__ prod, unsigned hmul) {
+// ---------------------------------------------------------------- WARP/ROW (hash-opt): a warp a row, its own table
+// Rows too big for PWARP, too small to fill a block. Keys of warp w at w * tsize, values after all keys. Numeric:
+// compact with ballots, count-smaller sort (n <= table/2), write.
+template <typename Tab>
+__global__ void k_warp(const int* __restrict__ perm, int nrows, Operands<typename Tab::Value> op, int tsize, bool merge,
+                       const int* __restrict__ prod, unsigned hmul) {
+  using V = typename Tab::Value;
   extern __shared__ __align__(16) unsigned char sh_raw[];
   const int rpb = blockDim.x >> 5, w = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int idx = blockIdx.x * rpb + w;
-  if (idx >= nrows) return;
-  int* keys = reinterpret_cast<int*>(sh_raw) + w * tsize;
-  T* vals = reinterpret_cast<T*>(sh_raw + sizeof(int) * rpb * tsize) + w * tsize;
-  for (int i = lane; i < tsize; i += 32) { keys[i] = -1; vals[i] = T(0); }
+  if (idx >= nrows) return;  // whole warps leave; no block-wide barrier follows
+  Tab tab(reinterpret_cast<int*>(sh_raw) + w * tsize, reinterpret_cast<V*>(sh_raw + sizeof(int) * rpb * tsize) + w * tsize, tsize, hmul);
+  for (int i = lane; i < tsize; i += 32) tab.clear(i);
   __syncwarp();
   const int row = perm[idx];
-  auto acc = make_acc<T>(bci, merge, [&](int l, int k) { return av[k] * bv[l]; },
-                        [&](int c, T v) { num_insert(keys, vals, tsize - 1, c, v, hmul); });
-  row_products<false>(arp[row], arp[row + 1], aci, brp, bci, 0, 0, short_b_rows(prod, arp, row), 0, 1, acc);
-  __syncwarp();
-  int n = 0;
-  for (int r = 0; r < tsize; r += 32) {
-    const int k = keys[r + lane];
-    const T v = vals[r + lane];
-    const unsigned b = __ballot_sync(0xffffffffu, k >= 0);
+  auto acc = table_acc(tab, op, merge);
+  row_products<false>(op.arp[row], op.arp[row + 1], op.aci, op.brp, op.bci, 0, 0, short_b_rows(prod, op.arp, row), 0, 1, acc);
+  if constexpr (!Tab::kNumeric) {
+    const int n = warp_sum(tab.added);
+    if (lane == 0) op.cnt[row] = n;
+  } else {
     __syncwarp();
-    if (k >= 0) { const int p = n + __popc(b & ((1u << lane) - 1u)); keys[p] = k; vals[p] = v; }
-    n += __popc(b);
-    __syncwarp();
-  }
-  const int base = crp[row];
-  for (int i = lane; i < n; i += 32) {
-    const int key = keys[i];
-    int rank = 0;
-    for (int j = 0; j < n; ++j) rank += keys[j] < key;
-    cci[base + rank] = key;
-    cv[base + rank] = vals[i];
-  }
-}
-
-
-// A block a row: accumulate into the shared table, gather the entries to the front, sort them by column
-// (count-smaller as in the paper; above `bitonic_above` entries a rank from a bitmap of the columns, or bitonic),
-// write the row. hash-opt: pieces_ints(blockDim) ints follow the values, for row_pieces (`pieces`, rows of long
-// B rows) and the bucket rank (`bucket`).
-template <typename T>
-__global__ void k_num_tb(const int* __restrict__ perm, const int* __restrict__ arp, const int* __restrict__ aci,
-                         const T* __restrict__ av, const int* __restrict__ brp, const int* __restrict__ bci,
-                         const T* __restrict__ bv, const int* __restrict__ crp, int* cci, T* cv, int tsize,
-                         int bitonic_above, int cs_max, bool flat, bool pieces, bool bucket, bool merge,
-                         const int* __restrict__ prod, unsigned hmul) {
-  extern __shared__ __align__(16) unsigned char sh_raw[];
-  int* keys = reinterpret_cast<int*>(sh_raw);
-  T* vals = reinterpret_cast<T*>(sh_raw + sizeof(int) * tsize);
-  __shared__ int nz, kmin, kmax;
-  __shared__ int scratch[32];
-  const int row = perm[blockIdx.x];
-  for (int i = threadIdx.x; i < tsize; i += blockDim.x) { keys[i] = -1; vals[i] = T(0); }
-  if (threadIdx.x == 0) { nz = 0; kmin = INT_MAX; kmax = -1; }
-  __syncthreads();
-  int* pa = reinterpret_cast<int*>(vals + tsize);  // row_pieces' ints (pieces only)
-  auto acc = make_acc<T>(bci, merge, [&](int l, int k) { return av[k] * bv[l]; },
-                        [&](int c, T v) { num_insert(keys, vals, tsize - 1, c, v, hmul); });
-  if (flat) {
-    row_walk<false>(pieces, short_b_rows(prod, arp, row), arp[row], arp[row + 1], aci, brp, bci, Clip{}, pa, scratch, acc);
-  } else {  // seed 004: a warp per nonzero of A
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
-    for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
-      const int a = aci[k];
-      const T x = av[k];
-      for (int l = brp[a] + lane; l < brp[a + 1]; l += 32) num_insert(keys, vals, tsize - 1, bci[l], x * bv[l], hmul);
+    int* keys = tab.keys;
+    V* vals = tab.vals;
+    int n = 0;
+    for (int r = 0; r < tsize; r += 32) {
+      const int k = keys[r + lane];
+      const V v = vals[r + lane];
+      const unsigned b = __ballot_sync(0xffffffffu, k >= 0);
+      __syncwarp();
+      if (k >= 0) { const int p = n + __popc(b & ((1u << lane) - 1u)); keys[p] = k; vals[p] = v; }
+      n += __popc(b);
+      __syncwarp();
     }
-  }
-  __syncthreads();
-  // Gather in rounds: an entry moves to a slot below the end of the round just read, so no unread slot is overwritten.
-  int lmin = INT_MAX, lmax = -1;  // the row's column span, for the bitmap rank below
-  for (int r = 0; r < tsize; r += blockDim.x) {
-    const int i = r + threadIdx.x;
-    int k = -1; T v = T(0);
-    if (i < tsize) { k = keys[i]; v = vals[i]; }
-    if (k >= 0) { lmin = min(lmin, k); lmax = max(lmax, k); }
-    __syncthreads();
-    // one counter update a warp (1024 same-address atomics a round otherwise)
-    const unsigned b = __ballot_sync(0xffffffffu, k >= 0);
-    int p = 0;
-    if ((threadIdx.x & 31) == 0 && b) p = atomicAdd(&nz, __popc(b));
-    p = __shfl_sync(0xffffffffu, p, 0) + __popc(b & ((1u << (threadIdx.x & 31)) - 1u));
-    if (k >= 0) { keys[p] = k; vals[p] = v; }
-    __syncthreads();
-  }
-  for (int o = 16; o > 0; o >>= 1) {
-    lmin = min(lmin, __shfl_xor_sync(0xffffffffu, lmin, o));
-    lmax = max(lmax, __shfl_xor_sync(0xffffffffu, lmax, o));
-  }
-  if ((threadIdx.x & 31) == 0 && lmax >= 0) { atomicMin(&kmin, lmin); atomicMax(&kmax, lmax); }
-  __syncthreads();
-  const int n = nz;
-  const int base = crp[row];
-  // count-smaller costs n*n/blockDim per thread; the others win once that is large
-  if (n <= bitonic_above || (long long)n * n <= (long long)cs_max * blockDim.x) {
-    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    const int base = op.crp[row];
+    for (int i = lane; i < n; i += 32) {
       const int key = keys[i];
       int rank = 0;
       for (int j = 0; j < n; ++j) rank += keys[j] < key;
-      cci[base + rank] = key;
-      cv[base + rank] = vals[i];
+      op.cci[base + rank] = key;
+      op.cv[base + rank] = vals[i];
     }
-    return;
   }
-  // Bitmap rank (replaces a bitonic sort of 91 barrier stages at 8 k entries): with n <= tsize/2 the upper halves
-  // of keys and vals are free after the gather: a bitmap of the span [kmin, kmax] (up to 16*tsize columns) in the
-  // keys' half, the exclusive popcount of every word in the values' half; an entry's rank is its word's prefix
-  // plus the set bits below it in the word.
-  const int half = tsize >> 1, lo = kmin;
-  const long long span = (long long)kmax - lo + 1;
-  if (n <= half && span <= 32LL * half) {
-    unsigned* bits = reinterpret_cast<unsigned*>(keys + half);
-    int* wpre = reinterpret_cast<int*>(vals + half);  // half * sizeof(T) >= half ints
-    const int words = int((span + 31) >> 5);
-    for (int i = threadIdx.x; i < words; i += blockDim.x) bits[i] = 0u;
-    __syncthreads();
-    for (int i = threadIdx.x; i < n; i += blockDim.x) {
-      const int c = keys[i] - lo;
-      atomicOr(&bits[c >> 5], 1u << (c & 31));
-    }
-    __syncthreads();
-    const int per = (words + blockDim.x - 1) / blockDim.x;
-    const int w0 = min(words, int(threadIdx.x) * per), w1 = min(words, w0 + per);
-    int mine = 0;
-    for (int i = w0; i < w1; ++i) mine += __popc(bits[i]);
-    int pre = block_exclusive_scan(mine, scratch);
-    for (int i = w0; i < w1; ++i) { wpre[i] = pre; pre += __popc(bits[i]); }
-    __syncthreads();
-    for (int i = threadIdx.x; i < n; i += blockDim.x) {
-      const int key = keys[i], c = key - lo;
-      const int rank = wpre[c >> 5] + __popc(bits[c >> 5] & ((1u << (c & 31)) - 1u));
-      cci[base + rank] = key;
-      cv[base + rank] = vals[i];
-    }
-    return;
-  }
-  // Wider spans (R-MAT 18 rows of tables 2048-8192: ~250 k columns > 16 * tsize): bucket rank instead of the
-  // bitonic sort (55-78 barrier stages). blockDim buckets of equal column ranges (monotone in the key); counts, their
-  // scan and cursors in row_pieces' ints; the entries scattered by bucket into the free upper halves; an entry's
-  // rank = its bucket's offset + the keys of its bucket below it (a few on average).
-  if (bucket && n <= half) {
-    const int nb = blockDim.x;
-    int* bc = pa; int* bo = pa + nb; int* bcur = pa + 2 * nb;
-    int* k2 = keys + half;
-    T* v2 = vals + half;
-    const auto bucket_of = [&](int key) { return int((long long)(key - lo) * nb / span); };
-    bc[threadIdx.x] = 0; bcur[threadIdx.x] = 0;
-    __syncthreads();
-    for (int i = threadIdx.x; i < n; i += blockDim.x) atomicAdd(&bc[bucket_of(keys[i])], 1);
-    __syncthreads();
-    bo[threadIdx.x] = block_exclusive_scan(bc[threadIdx.x], scratch);
-    __syncthreads();
-    for (int i = threadIdx.x; i < n; i += blockDim.x) {
-      const int key = keys[i], b = bucket_of(key);
-      const int q = bo[b] + atomicAdd(&bcur[b], 1);
-      k2[q] = key; v2[q] = vals[i];
-    }
-    __syncthreads();
-    for (int i = threadIdx.x; i < n; i += blockDim.x) {
-      const int key = k2[i], b = bucket_of(key), b0 = bo[b], b1 = b0 + bc[b];
-      int rank = b0;
-      for (int j = b0; j < b1; ++j) rank += k2[j] < key;
-      cci[base + rank] = key;
-      cv[base + rank] = v2[i];
-    }
-    return;
-  }
-  int P = 1;
-  while (P < n) P <<= 1;  // P <= tsize since n <= tsize
-  for (int i = n + threadIdx.x; i < P; i += blockDim.x) keys[i] = INT_MAX;
+}
+
+// ---------------------------------------------------------------- TB/ROW: a block a row
+// Accumulate into the shared table (keys, then values when numeric, then pieces_ints(blockDim) ints for row_pieces and
+// the bucket rank). Symbolic: the row's count. Numeric: gather the entries to the front, sort them by column
+// (count-smaller as in the paper; above `bitonic_above` entries and cs_max compares a thread a rank from a bitmap of the
+// columns, a bucket rank, or bitonic) and write the row. flat (hash-opt): row_walk; else seed 004's warp a nonzero of A.
+template <typename Tab>
+__global__ void k_tb(const int* __restrict__ perm, Operands<typename Tab::Value> op, int tsize, TbOptions tbo,
+                     const int* __restrict__ prod, unsigned hmul) {
+  using T = typename Tab::Value;
+  extern __shared__ __align__(16) unsigned char sh_raw[];
+  __shared__ int nz, kmin, kmax;
+  __shared__ int scratch[32];
+  Tab tab(reinterpret_cast<int*>(sh_raw), sh_raw + sizeof(int) * tsize, tsize, hmul);
+  const int row = perm[blockIdx.x];
+  for (int i = threadIdx.x; i < tsize; i += blockDim.x) tab.clear(i);
+  if (threadIdx.x == 0) { nz = 0; kmin = INT_MAX; kmax = -1; }
   __syncthreads();
-  for (int k = 2; k <= P; k <<= 1) {
-    for (int j = k >> 1; j > 0; j >>= 1) {
-      for (int i = threadIdx.x; i < P; i += blockDim.x) {
-        const int ixj = i ^ j;
-        if (ixj > i) {
-          const int ki = keys[i], kj = keys[ixj];
-          const bool up = (i & k) == 0;
-          if ((ki > kj) == up) { keys[i] = kj; keys[ixj] = ki; const T t = vals[i]; vals[i] = vals[ixj]; vals[ixj] = t; }
-        }
-      }
+  int* pa = reinterpret_cast<int*>(sh_raw + (sizeof(int) + (Tab::kNumeric ? sizeof(T) : 0)) * tsize);  // row_pieces' ints
+  const int* __restrict__ arp = op.arp;
+  if (tbo.flat) {
+    auto acc = table_acc(tab, op, tbo.merge);
+    row_walk<false>(tbo.pieces, short_b_rows(prod, arp, row), arp[row], arp[row + 1], op.aci, op.brp, op.bci, Clip{}, pa, scratch, acc);
+  } else {  // seed 004: a warp per nonzero of A
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, nw = blockDim.x >> 5;
+    for (int k = arp[row] + warp; k < arp[row + 1]; k += nw) {
+      const int a = op.aci[k];
+      for (int l = op.brp[a] + lane; l < op.brp[a + 1]; l += 32) tab.put(op.bci[l], product_value<Tab>(op, l, k));
+    }
+  }
+  if constexpr (!Tab::kNumeric) {
+    const int n = warp_sum(tab.added);
+    if ((threadIdx.x & 31) == 0 && n) atomicAdd(&nz, n);
+    __syncthreads();
+    if (threadIdx.x == 0) op.cnt[row] = nz;
+  } else {
+    int* keys = tab.keys;
+    T* vals = tab.vals;
+    int* __restrict__ cci = op.cci;
+    T* __restrict__ cv = op.cv;
+    const int* __restrict__ crp = op.crp;
+    const int bitonic_above = tbo.bitonic_above, cs_max = tbo.cs_max;
+    const bool bucket = tbo.bucket;
+    __syncthreads();
+    // Gather in rounds: an entry moves to a slot below the end of the round just read, so no unread slot is overwritten.
+    int lmin = INT_MAX, lmax = -1;  // the row's column span, for the bitmap rank below
+    for (int r = 0; r < tsize; r += blockDim.x) {
+      const int i = r + threadIdx.x;
+      int k = -1; T v = T(0);
+      if (i < tsize) { k = keys[i]; v = vals[i]; }
+      if (k >= 0) { lmin = min(lmin, k); lmax = max(lmax, k); }
+      __syncthreads();
+      // one counter update a warp (1024 same-address atomics a round otherwise)
+      const unsigned b = __ballot_sync(0xffffffffu, k >= 0);
+      int p = 0;
+      if ((threadIdx.x & 31) == 0 && b) p = atomicAdd(&nz, __popc(b));
+      p = __shfl_sync(0xffffffffu, p, 0) + __popc(b & ((1u << (threadIdx.x & 31)) - 1u));
+      if (k >= 0) { keys[p] = k; vals[p] = v; }
       __syncthreads();
     }
+    for (int o = 16; o > 0; o >>= 1) {
+      lmin = min(lmin, __shfl_xor_sync(0xffffffffu, lmin, o));
+      lmax = max(lmax, __shfl_xor_sync(0xffffffffu, lmax, o));
+    }
+    if ((threadIdx.x & 31) == 0 && lmax >= 0) { atomicMin(&kmin, lmin); atomicMax(&kmax, lmax); }
+    __syncthreads();
+    const int n = nz;
+    const int base = crp[row];
+    // count-smaller costs n*n/blockDim per thread; the others win once that is large
+    if (n <= bitonic_above || (long long)n * n <= (long long)cs_max * blockDim.x) {
+      for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const int key = keys[i];
+        int rank = 0;
+        for (int j = 0; j < n; ++j) rank += keys[j] < key;
+        cci[base + rank] = key;
+        cv[base + rank] = vals[i];
+      }
+      return;
+    }
+    // Bitmap rank (replaces a bitonic sort of 91 barrier stages at 8 k entries): with n <= tsize/2 the upper halves
+    // of keys and vals are free after the gather: a bitmap of the span [kmin, kmax] (up to 16*tsize columns) in the
+    // keys' half, the exclusive popcount of every word in the values' half; an entry's rank is its word's prefix
+    // plus the set bits below it in the word.
+    const int half = tsize >> 1, lo = kmin;
+    const long long span = (long long)kmax - lo + 1;
+    if (n <= half && span <= 32LL * half) {
+      unsigned* bits = reinterpret_cast<unsigned*>(keys + half);
+      int* wpre = reinterpret_cast<int*>(vals + half);  // half * sizeof(T) >= half ints
+      const int words = int((span + 31) >> 5);
+      for (int i = threadIdx.x; i < words; i += blockDim.x) bits[i] = 0u;
+      __syncthreads();
+      for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const int c = keys[i] - lo;
+        atomicOr(&bits[c >> 5], 1u << (c & 31));
+      }
+      __syncthreads();
+      const int per = (words + blockDim.x - 1) / blockDim.x;
+      const int w0 = min(words, int(threadIdx.x) * per), w1 = min(words, w0 + per);
+      int mine = 0;
+      for (int i = w0; i < w1; ++i) mine += __popc(bits[i]);
+      int pre = block_exclusive_scan(mine, scratch);
+      for (int i = w0; i < w1; ++i) { wpre[i] = pre; pre += __popc(bits[i]); }
+      __syncthreads();
+      for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const int key = keys[i], c = key - lo;
+        const int rank = wpre[c >> 5] + __popc(bits[c >> 5] & ((1u << (c & 31)) - 1u));
+        cci[base + rank] = key;
+        cv[base + rank] = vals[i];
+      }
+      return;
+    }
+    // Wider spans (R-MAT 18 rows of tables 2048-8192: ~250 k columns > 16 * tsize): bucket rank instead of the
+    // bitonic sort (55-78 barrier stages). blockDim buckets of equal column ranges (monotone in the key); counts, their
+    // scan and cursors in row_pieces' ints; the entries scattered by bucket into the free upper halves; an entry's
+    // rank = its bucket's offset + the keys of its bucket below it (a few on average).
+    if (bucket && n <= half) {
+      const int nb = blockDim.x;
+      int* bc = pa; int* bo = pa + nb; int* bcur = pa + 2 * nb;
+      int* k2 = keys + half;
+      T* v2 = vals + half;
+      const auto bucket_of = [&](int key) { return int((long long)(key - lo) * nb / span); };
+      bc[threadIdx.x] = 0; bcur[threadIdx.x] = 0;
+      __syncthreads();
+      for (int i = threadIdx.x; i < n; i += blockDim.x) atomicAdd(&bc[bucket_of(keys[i])], 1);
+      __syncthreads();
+      bo[threadIdx.x] = block_exclusive_scan(bc[threadIdx.x], scratch);
+      __syncthreads();
+      for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const int key = keys[i], b = bucket_of(key);
+        const int q = bo[b] + atomicAdd(&bcur[b], 1);
+        k2[q] = key; v2[q] = vals[i];
+      }
+      __syncthreads();
+      for (int i = threadIdx.x; i < n; i += blockDim.x) {
+        const int key = k2[i], b = bucket_of(key), b0 = bo[b], b1 = b0 + bc[b];
+        int rank = b0;
+        for (int j = b0; j < b1; ++j) rank += k2[j] < key;
+        cci[base + rank] = key;
+        cv[base + rank] = v2[i];
+      }
+      return;
+    }
+    int P = 1;
+    while (P < n) P <<= 1;  // P <= tsize since n <= tsize
+    for (int i = n + threadIdx.x; i < P; i += blockDim.x) keys[i] = INT_MAX;
+    __syncthreads();
+    for (int k = 2; k <= P; k <<= 1) {
+      for (int j = k >> 1; j > 0; j >>= 1) {
+        for (int i = threadIdx.x; i < P; i += blockDim.x) {
+          const int ixj = i ^ j;
+          if (ixj > i) {
+            const int ki = keys[i], kj = keys[ixj];
+            const bool up = (i & k) == 0;
+            if ((ki > kj) == up) { keys[i] = kj; keys[ixj] = ki; const T t = vals[i]; vals[i] = vals[ixj]; vals[ixj] = t; }
+          }
+        }
+        __syncthreads();
+      }
+    }
+    for (int i = threadIdx.x; i < n; i += blockDim.x) { cci[base + i] = keys[i]; cv[base + i] = vals[i]; }
   }
-  for (int i = threadIdx.x; i < n; i += blockDim.x) { cci[base + i] = keys[i]; cv[base + i] = vals[i]; }
 }
 
 // One block per (row, numeric chunk of `width` columns): dense values + flag bits in shared memory, then

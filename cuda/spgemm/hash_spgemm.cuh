@@ -46,11 +46,16 @@ inline std::vector<std::vector<std::string>> explain_rows(const HashConfig& c) {
   return rows;
 }
 
+// max_shared: also ask for the largest shared-memory carveout. Left to the driver, the symbolic TB level of 16384 entries
+// (76 KB a 1024-thread block, two a SM at most) took 1.67 ms on one H100 and 3.1-4.0 ms on others for the same FEM rows,
+// the factor that one block a SM instead of two would give (docs/spgemm-notes.md, v9); with the carveout fixed the
+// occupancy no longer depends on the driver's choice.
 template <typename F>
-void allow_dynamic_smem(F* kernel, int optin) {
+void allow_dynamic_smem(F* kernel, int optin, bool max_shared = false) {
   cudaFuncAttributes a;
   CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - int(a.sharedSizeBytes)));
+  if (max_shared) CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, int(cudaSharedmemCarveoutMaxShared)));
 }
 
 template <typename T>
@@ -72,13 +77,15 @@ class HashSpgemm {
     // every instance allows the device's whole opt-in (less the kernel's static shared memory) rather than its own
     // need; occupancy follows each launch's size.
     const int most = int(prop.sharedMemPerBlockOptin);
-    allow_dynamic_smem(k_sym_warp, most);
-    allow_dynamic_smem(k_num_warp<T>, most);
-    allow_dynamic_smem(k_sym_tb, most);
-    allow_dynamic_smem(k_num_tb<T>, most);
-    allow_dynamic_smem(k_sym_dense, most);
-    allow_dynamic_smem(k_num_dense<T>, most);
-    allow_dynamic_smem(k_num_pwarp<T>, most);
+    allow_dynamic_smem(k_warp<SymTable>, most);
+    allow_dynamic_smem(k_warp<NumTable<T>>, most);
+    const bool carve = cfg_.opt.max_carveout;
+    allow_dynamic_smem(k_tb<SymTable>, most, carve);
+    allow_dynamic_smem(k_tb<NumTable<T>>, most, carve);
+    allow_dynamic_smem(k_sym_dense, most, carve);
+    allow_dynamic_smem(k_num_dense<T>, most, carve);
+    allow_dynamic_smem(k_pwarp<SymTable>, most);
+    allow_dynamic_smem(k_pwarp<NumTable<T>>, most);
   }
   ~HashSpgemm() {
     for (int i = 0; i < nstreams_; ++i) { cudaStreamDestroy(streams_[i]); cudaEventDestroy(join_[i]); }
@@ -267,14 +274,14 @@ class HashSpgemm {
       if (w.trace) CUDA_CHECK(cudaEventRecord(gev_[0][g][0], s));
       if (g == 0) {
         const int rpb = S.pwarp_block / kPw;
-        k_sym_pwarp<<<(rows + rpb - 1) / rpb, S.pwarp_block, sizeof(int) * rpb * (S.pwarp_table + 1), s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, w.cnt, S.pwarp_table, hm);
+        k_pwarp<SymTable><<<(rows + rpb - 1) / rpb, S.pwarp_block, sizeof(int) * rpb * (S.pwarp_table + 1), s>>>(p, rows, sym_ops(w), S.pwarp_table, hm);
       } else if (g < dense) {
         const Level& l = S.levels[g - 1];
         if (l.per_warp) {
           const int rpb = l.block / 32;
-          k_sym_warp<<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, B.rp, B.ci, w.cnt, l.table, cfg_.opt.merge, w.prod, hm);
+          k_warp<SymTable><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, sym_ops(w), l.table, cfg_.opt.merge, w.prod, hm);
         } else {
-          k_sym_tb<<<rows, l.block, smem(l), s>>>(p, A.rp, A.ci, B.rp, B.ci, w.cnt, l.table, cfg_.opt.flat_products, cfg_.opt.pieces, cfg_.opt.merge, w.prod, hm);
+          k_tb<SymTable><<<rows, l.block, smem(l), s>>>(p, sym_ops(w), l.table, tb_options(), w.prod, hm);
         }
       } else if (g == dense) {
         k_sym_dense<<<grid(size_t(rows) * nchs), S.dense_block, dense_smem(S), s>>>(p, A.rp, A.ci, B.rp, B.ci, n, S.dense_width, nchs,
@@ -341,15 +348,14 @@ class HashSpgemm {
         k_num_direct<T><<<(w.m + 255) / 256, 256, 0, s>>>(w.m, w.gid, g, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v);
       } else if (g == 0) {
         const int rpb = N.pwarp_block / kPw;
-        k_num_pwarp<T><<<(rows + rpb - 1) / rpb, N.pwarp_block, pwarp_num_smem(), s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, N.pwarp_table, hm);
+        k_pwarp<NumTable<T>><<<(rows + rpb - 1) / rpb, N.pwarp_block, pwarp_num_smem(), s>>>(p, rows, num_ops(w), N.pwarp_table, hm);
       } else if (g < dense) {
         const Level& l = N.levels[g - 1];
         if (l.per_warp) {
           const int rpb = l.block / 32;
-          k_num_warp<T><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.merge, w.prod, hm);
+          k_warp<NumTable<T>><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, num_ops(w), l.table, cfg_.opt.merge, w.prod, hm);
         } else {
-          k_num_tb<T><<<rows, l.block, smem(l), s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, l.table, cfg_.opt.bitonic_above, cfg_.opt.count_smaller_max,
-                                                     cfg_.opt.flat_products, cfg_.opt.pieces, cfg_.opt.bucket_rank, cfg_.opt.merge, w.prod, hm);
+          k_tb<NumTable<T>><<<rows, l.block, smem(l), s>>>(p, num_ops(w), l.table, tb_options(), w.prod, hm);
         }
       } else if (g == dense) {
         if (bnd) {
@@ -374,6 +380,20 @@ class HashSpgemm {
       if (w.trace) CUDA_CHECK(cudaEventRecord(gev_[1][g][1], s));
     }
     join(w.ncount, w.serial);
+  }
+
+  // The operands of the table kernels: symbolic (no values; counts into cnt) and numeric (values; C's rows).
+  static Operands<int> sym_ops(const Work& w) {
+    return Operands<int>{w.A.rp, w.A.ci, nullptr, w.B.rp, w.B.ci, nullptr, w.cnt, nullptr, nullptr, nullptr};
+  }
+  static Operands<T> num_ops(const Work& w) {
+    return Operands<T>{w.A.rp, w.A.ci, w.A.v, w.B.rp, w.B.ci, w.B.v, nullptr, w.C.rp, w.C.ci, w.C.v};
+  }
+  TbOptions tb_options() const {
+    TbOptions t;
+    t.bitonic_above = cfg_.opt.bitonic_above; t.cs_max = cfg_.opt.count_smaller_max;
+    t.flat = cfg_.opt.flat_products; t.pieces = cfg_.opt.pieces; t.bucket = cfg_.opt.bucket_rank; t.merge = cfg_.opt.merge;
+    return t;
   }
 
   static void check_products(const int* hs) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One GPU-machine session of spbench (tool `device`), run from the repo root with .carry (Node) and
 # dist (compiled CLI + bundle) carried. Phases (several may be given, run in order):
-#   check   build, doctor, GPU tests, sanitizers, the acceptance commands
+#   check   build, doctor, GPU tests, sanitizers, the acceptance commands (= tests then acceptance, which also run alone)
 #   paper   the paper's SpMM figure grids (reports/suites/paper-spmm.json) and their report
 #   spgemm  the SpGEMM matrix set (reports/suites/spgemm.json) and its report
 #   spgemm-wide  the structure-class SpGEMM set (reports/suites/spgemm-wide.json; issue 9) and its report
@@ -11,7 +11,7 @@
 #            hanging plugin made from warp_row_spmm.cu, the Python plugin and the framework peers): reports/h100/plugins
 # Everything lands in $OUT/<phases>.tgz plus a one-line status per step on stdout.
 set -u
-[ $# -ge 1 ] || { echo "usage: gpu-session.sh check|paper|spgemm|spgemm-wide|spmm-wide|wide|smoke|plugins ..." >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: gpu-session.sh check|tests|acceptance|paper|spgemm|spgemm-wide|spmm-wide|wide|smoke|plugins ..." >&2; exit 2; }
 phase=$(IFS=-; echo "$*")
 : "${OUT:?OUT must be set}"
 source .carry/node-env.sh
@@ -33,15 +33,14 @@ step build sb build
 # checked once separately, since racecheck reports hazards inside cusparse::load_balancing_kernel.
 SPMM_OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,batched-ell,batched-col,batched-staged,batched-tile,auto,tf-sparse-dense
 SPGEMM_OURS=hash,hash-opt
-for p in "$@"; do
-case $p in
-check)
+tests_phase() {
   step doctor sb doctor
   step gpu-test node scripts/gpu-test.mjs --log "$R/gpu-test-detail.log"
   sb gen --batch 7 --dim 1:70 --nnz-row 0:5 --seed 3 -o /tmp/odd.spb >/dev/null 2>&1 || sb gen --batch 7 --dim 1:70 --nnz-row 1:5 --seed 3 -o /tmp/odd.spb
   sb gen stencil:dims=2,n=30,points=9 -o /tmp/st.spb >/dev/null
   # long rows of both kinds: two full rows (> 4096 nonzeros) and, with the product threshold lowered, their neighbours
   sb gen longrow:n=6000,bw=1,long_rows=2,long_cols=1 -o /tmp/lr.spb >/dev/null
+  sb gen fem:dims=3,n=6,block=3 -o /tmp/fem.spb >/dev/null  # 3x3 blocks: the merged puts
   spmm=$(ls /tmp/spbench-cache/bin/spbench-spmm-cuda-* | head -1); spgemm=$(ls /tmp/spbench-cache/bin/spbench-spgemm-cuda-* | head -1)
   into=sanitizers step san-spmm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods all --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f64 --methods all --warmup 0 --samples 1
@@ -51,8 +50,12 @@ check)
   into=sanitizers step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-memcheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f64 --methods hash-opt --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-racecheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f32 --methods hash-opt --warmup 0 --samples 1
+  into=sanitizers step san-spgemm-fem-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/fem.spb --precision f64 --methods hash-opt --warmup 0 --samples 1
+  into=sanitizers step san-spgemm-fem-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/fem.spb --precision f32 --methods hash-opt --warmup 0 --samples 1
   into=sanitizers step san-spgemm-rows-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods hash-opt,cusparse-alg1 --reference rows:50 --warmup 0 --samples 1
   into=sanitizers step san-cusparse-racecheck compute-sanitizer --tool racecheck "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods cusparse-reuse --warmup 0 --samples 1
+}
+acceptance_phase() {
   into=acceptance step spmm-readme sb spmm --batch 100 --dim 64 --json "$R/spmm-readme.json"
   into=acceptance step spmm-targets sb spmm --batch 100 --dim 64,256 --nnz-row 3 --nb 64 --mode graph --json "$R/spmm-targets.json"
   into=acceptance step spmm-huge sb spmm --batch 10000 --dim 64 --nnz-row 3 --nb 64 --mode graph --json "$R/spmm-huge.json"
@@ -61,7 +64,12 @@ check)
   # the step's seconds in steps.txt are the wall times
   sb gen circuit:rows=1000000,nnz_row=3,hubs=60,hub_size=4000 -o /tmp/circuit.mtx >/dev/null
   for pr in f32 f64; do for k in 1 2; do into=acceptance step spgemm-circuit-$pr-$k sb spgemm /tmp/circuit.mtx --precision $pr --json "$R/spgemm-circuit-$pr-$k.json"; done; done
-  ;;
+}
+for p in "$@"; do
+case $p in
+check) tests_phase; acceptance_phase ;;
+tests) tests_phase ;;
+acceptance) acceptance_phase ;;
 plugins)
   K="--kernel examples/plugins/warp_row_spmm.cu --kernel examples/plugins/smem_row_spmm.cu"
   step plugins-spmm sb spmm $K --nb 16,64,256 --mode kernel,e2e,graph --json "$R/spmm.json"

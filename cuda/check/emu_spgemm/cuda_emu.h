@@ -26,7 +26,8 @@ typedef struct EmuEvent* cudaEvent_t;
 typedef void* cudaMemPool_t;
 enum cudaMemcpyKind { cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice };
 enum { cudaStreamNonBlocking = 1, cudaEventDisableTiming = 2 };
-enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize, cudaFuncAttributePreferredSharedMemoryCarveout };
+enum cudaSharedCarveout { cudaSharedmemCarveoutMaxShared = 100 };
 enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold };
 struct cudaFuncAttributes { size_t sharedSizeBytes = 0; };
 struct cudaDeviceProp {

@@ -6,7 +6,7 @@ one at a time), CUB's scan and the CUDA runtime header the emulation's.  Usage: 
 import os, re, shutil, sys
 
 repo, out = sys.argv[1], sys.argv[2]
-launch = re.compile(r'(\b[\w:]+(?:<[\w ]*>)?)<<<(.*?)>>>\((.*?)\);', re.S)
+launch = re.compile(r'(\b[\w:]+(?:<[\w ]*(?:<[\w ]*>)?[\w ]*>)?)<<<(.*?)>>>\((.*?)\);', re.S)  # k, k<T>, k<Tab<T>>
 ext = re.compile(r'extern\s+__shared__\s+(?:__align__\(\d+\)\s+)?([\w ]+?)\s+(\w+)\[\];')
 
 def split_top(s):
