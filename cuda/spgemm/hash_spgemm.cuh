@@ -46,10 +46,11 @@ inline std::vector<std::vector<std::string>> explain_rows(const HashConfig& c) {
   return rows;
 }
 
-// max_shared: also ask for the largest shared-memory carveout. Left to the driver, the symbolic TB level of 16384 entries
-// (76 KB a 1024-thread block, two a SM at most) took 1.67 ms on one H100 and 3.1-4.0 ms on others for the same FEM rows,
-// the factor that one block a SM instead of two would give (docs/spgemm-notes.md, v9); with the carveout fixed the
-// occupancy no longer depends on the driver's choice.
+// max_shared: also ask for the largest shared-memory carveout, so that the blocks a SM of the TB and dense levels do not
+// depend on the driver's choice. Why: the symbolic TB level of 16384 entries (76 KB a 1024-thread block, two a SM at
+// most) took 1.67 ms on one H100 loan and 3.1-4.0 ms on others for the same FEM rows, the factor one block a SM instead
+// of two would give. Not confirmed: on the one machine measured with and without it (SPB_SPGEMM_OFF=carveout) both took
+// 2.31 ms (docs/spgemm-notes.md, v9).
 template <typename F>
 void allow_dynamic_smem(F* kernel, int optin, bool max_shared = false) {
   cudaFuncAttributes a;
