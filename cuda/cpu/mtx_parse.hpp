@@ -3,6 +3,12 @@
 // src/matrix/mtx-read.ts and passes their figures) with OpenMP threads over byte ranges, and writes
 // canonical CSR as .spb (float64 values, int32 indices while nnz fits).
 //
+// One pass over the text: each thread appends its entries to per-row-block buckets (Buckets); then
+// each block is counted by row and put in its rows' places right inside the .spb, a shared mapping of
+// the output file (assemble_file), with rows sorted and duplicates summed only where a row needs it.
+// Memory first touched is the main cost on the VM this was tuned on (see reports/cpu/parse-bench.txt):
+// about 14 bytes an entry of buckets plus the .spb itself, nothing else of that size.
+//
 // It accepts a strict subset of that grammar and never reports a line: on anything unusual (a bad
 // token, inf/nan, an index out of range, a wrong entry count) it exits with kFallback and the
 // TypeScript reader parses the file again, giving the exact error with its line number.
@@ -17,10 +23,13 @@
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "mtx_number.hpp"
 
 namespace spb::mtx {
 
@@ -28,6 +37,18 @@ constexpr int kFallback = 4;  // exit code: not parsed here, let the TypeScript 
 
 struct Fallback : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+// SPBENCH_MTX_TIMING=1: the time of each phase on stderr (for profiling; off by default).
+struct Phases {
+  bool on = std::getenv("SPBENCH_MTX_TIMING") != nullptr;
+  double t0 = omp_get_wtime(), last = t0;
+  void mark(const char* what) {
+    if (!on) return;
+    const double t = omp_get_wtime();
+    std::fprintf(stderr, "mtx2spb %-10s %7.1f ms\n", what, (t - last) * 1e3);
+    last = t;
+  }
 };
 
 struct Job {
@@ -38,9 +59,10 @@ struct Job {
   int mirror = 0;  // 0 general, 1 symmetric/hermitian, -1 skew-symmetric
 };
 
-// A large scratch array: anonymous memory asking for transparent huge pages (where the kernel
-// offers them on request), so that first touching a few hundred MB costs 512 times fewer page
-// faults; only the pages touched are committed, so capacity can be a generous upper bound.
+// A large scratch array of anonymous memory: only the pages written are committed, so capacity
+// can be a generous upper bound. (No transparent huge pages: on the 2-core VM this was measured on,
+// first touching memory asked for with MADV_HUGEPAGE ran at ~0.3 GB/s against ~1.4 GB/s for 4 KB
+// pages; see reports/cpu/parse-bench.txt.)
 template <class T>
 struct Big {
   T* p = nullptr;
@@ -55,9 +77,6 @@ struct Big {
     bytes = std::max<size_t>(n, 1) * sizeof(T);
     void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) { bytes = 0; throw Fallback("out of memory"); }
-#ifdef MADV_HUGEPAGE
-    ::madvise(m, bytes, MADV_HUGEPAGE);
-#endif
     p = static_cast<T*>(m);
   }
   void release() {
@@ -69,154 +88,113 @@ struct Big {
   const T& operator[](size_t i) const { return p[i]; }
 };
 
-struct Part {
-  Big<int32_t> r, c;
-  Big<double> v;
-  int64_t n = 0;      // triplets stored (mirrors included)
-  int64_t count = 0;  // entry lines (before mirroring)
-  bool bad = false;
+// The entries of one thread's piece, bucketed by row block (rows r >> shift): per block a chain of
+// chunks of K entries (values, columns, rows within the block: three arrays a chunk), cut from an
+// arena of the thread's own. Appending is sequential in a few hundred streams, which the caches
+// hold; only the pages written are committed.
+struct Buckets {
+  int shift = 0;
+  size_t B = 0, K = 0, chunk_bytes = 0;
+  bool pattern = false;
+  Big<char> arena;
+  size_t used = 0, capacity = 0;         // chunks
+  std::vector<char*> cur;                // per block: its last chunk (nullptr: none yet)
+  std::vector<uint32_t> fill;            // per block: entries in its last chunk
+  std::vector<std::vector<char*>> chain; // per block: its chunks in order
+  int64_t lines = 0;                     // entry lines
+  void init(int shift_, size_t B_, size_t K_, bool pattern_, int64_t max_entries) {
+    shift = shift_;
+    B = B_;
+    K = K_;
+    pattern = pattern_;
+    chunk_bytes = K * ((pattern ? 0 : 8) + 4 + 2);
+    capacity = size_t(max_entries) / K + B + 1;
+    arena.alloc(capacity * chunk_bytes);
+    cur.assign(B, nullptr);
+    fill.assign(B, uint32_t(K));
+    chain.assign(B, {});
+  }
+  double* values(char* ch) const { return reinterpret_cast<double*>(ch); }
+  int32_t* cols(char* ch) const { return reinterpret_cast<int32_t*>(ch + (pattern ? 0 : 8 * K)); }
+  uint16_t* rows(char* ch) const { return reinterpret_cast<uint16_t*>(ch + (pattern ? 0 : 8 * K) + 4 * K); }
+  bool add(int64_t r, int64_t c, double v) {
+    const size_t b = size_t(r) >> shift;
+    uint32_t f = fill[b];
+    char* ch = cur[b];
+    if (f == K) {
+      if (used == capacity) return false;  // (cannot happen: the capacity bounds the entries)
+      ch = cur[b] = arena.p + used++ * chunk_bytes;
+      chain[b].push_back(ch);
+      f = 0;
+    }
+    if (!pattern) values(ch)[f] = v;
+    cols(ch)[f] = int32_t(c);
+    rows(ch)[f] = uint16_t(r & ((int64_t(1) << shift) - 1));
+    fill[b] = f + 1;
+    return true;
+  }
+  int64_t count(size_t b) const { return chain[b].empty() ? 0 : int64_t(chain[b].size() - 1) * int64_t(K) + fill[b]; }
+  size_t length(size_t b, size_t k) const { return k + 1 == chain[b].size() ? fill[b] : K; }
 };
 
-inline bool blank(char c) { return c == ' ' || c == '\t'; }
-
-constexpr double kPow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-// Clinger's fast path: a decimal token (optional sign, at most 15 digits counting leading zeros,
-// optional fraction, optional exponent) whose value is w * 10^q with w < 10^15 and |q| <= 22 is
-// one IEEE multiplication or division of two exact doubles, hence correctly rounded — the same
-// double as std::from_chars and JavaScript's Number(). Returns false (nothing consumed) for
-// anything else; the caller then uses from_chars. `dotted` says whether a '.' or an exponent
-// appeared (the integer field rejects those).
-inline bool fast_value(const char*& q, double& out, bool& dotted) {
-  const char* p = q;
-  const bool neg = *p == '-';
-  if (neg || *p == '+') ++p;
-  uint64_t w = 0;
-  const char* s = p;
-  const char* stop = p + 15;  // a 16th digit ends the fast path at once (17-digit values: from_chars)
-  while (unsigned(*p - '0') <= 9u) {
-    if (p == stop) return false;
-    w = w * 10 + uint64_t(*p++ - '0');
-  }
-  int64_t nd = p - s, frac = 0;
-  dotted = false;
-  if (*p == '.') {
-    dotted = true;
-    const char* f = ++p;
-    stop = f + (15 - nd);
-    while (unsigned(*p - '0') <= 9u) {
-      if (p == stop) return false;
-      w = w * 10 + uint64_t(*p++ - '0');
-    }
-    frac = p - f;
-    nd += frac;
-  }
-  if (nd == 0) return false;
-  int64_t e = 0;
-  if (*p == 'e' || *p == 'E') {
-    dotted = true;
-    ++p;
-    const bool eneg = *p == '-';
-    if (eneg || *p == '+') ++p;
-    const char* es = p;
-    while (unsigned(*p - '0') <= 9u && p - es < 4) e = e * 10 + (*p++ - '0');
-    if (p == es || unsigned(*p - '0') <= 9u) return false;
-    if (eneg) e = -e;
-  }
-  if (!(blank(*p) || *p == '\r' || *p == '\n')) return false;
-  const int64_t x = e - frac;
-  double v = double(w);  // exact: w < 10^15 < 2^53
-  if (x >= 0 && x <= 22) v *= kPow10[x];
-  else if (x < 0 && x >= -22) v /= kPow10[-x];
-  else if (w != 0) return false;
-  out = neg ? -v : v;
-  q = p;
-  return true;
-}
-
-// Parses the lines in [p, end) (end is just past a '\n'); sets part.bad on anything unusual.
-inline void parse_range(const char* p, const char* end, const Job& job, Part& part) {
-  // capacity: every entry line takes at least 4 bytes ("1 1\n"), at most job.entries lines count,
-  // and a mirrored entry stores two triplets (Big commits only the pages written)
-  const int64_t lines = std::min<int64_t>((end - p) / 4 + 1, job.entries + 1);
-  const size_t cap = size_t(lines) * (job.mirror != 0 ? 2 : 1);
-  try {  // (inside an OpenMP region: nothing may throw out of here)
-    part.r.alloc(cap);
-    part.c.alloc(cap);
-    if (!job.pattern) part.v.alloc(cap);
-  } catch (const Fallback&) {
-    part.bad = true;
-    return;
-  }
-  int32_t* R = part.r.p;
-  int32_t* C = part.c.p;
-  double* V = part.v.p;
-  int64_t n = 0, count = 0;
-  const int64_t limit = lines;
-  auto index = [&](const char*& q, int64_t& out) -> bool {
-    const char* s = q;
-    int64_t x = 0;
-    while (unsigned(*q - '0') <= 9u && q - s < 12) x = x * 10 + (*q++ - '0');
-    out = x;
-    return q > s && unsigned(*q - '0') > 9u;
-  };
-  auto bad = [&] { part.bad = true; part.n = n; part.count = count; };
-  int misses = 0, skip = 0;  // fast_value misses in a row; values left to from_chars before trying again
+// Parses the lines of [p, end) (end is just past a '\n') into the buckets; false on anything unusual.
+// Nothing at or past hard_end (>= end) is read.
+inline bool parse_piece(const char* p, const char* end, const char* hard_end, const Job& job, Buckets& out) {
+  int misses = 0, skip = 0;  // scan_value misses in a row; values left to from_chars before trying again
+  int64_t lines = out.lines;
   while (p < end) {
     while (blank(*p)) ++p;
     if (*p == '\n' || *p == '\r' || *p == '%') {
       p = static_cast<const char*>(std::memchr(p, '\n', size_t(end - p))) + 1;
       continue;
     }
-    if (count >= limit) return bad();  // more entries than the size line declares: the slow path says where
+    if (lines >= job.entries) return false;  // more entries than the size line declares: the slow path says where
     int64_t r, c;
-    if (!index(p, r) || !blank(*p)) return bad();
+    if (!scan_index(p, hard_end, r) || !blank(*p)) return false;
     while (blank(*p)) ++p;
-    if (!index(p, c)) return bad();
+    if (!scan_index(p, hard_end, c)) return false;
     double v = 1;
     if (!job.pattern) {
-      if (!blank(*p)) return bad();
+      if (!blank(*p)) return false;
       while (blank(*p)) ++p;
       bool dotted = false, fast = false;
       if (skip > 0) --skip;
-      else if (fast_value(p, v, dotted)) fast = true, misses = 0;
-      else if (++misses == 8) skip = 1024, misses = 0;  // full-precision files: stop scanning twice
+      else if (scan_value(p, hard_end, v, dotted)) fast = true, misses = 0;
+      else if (++misses == 8) skip = 1024, misses = 0;  // values it never takes: stop scanning twice
       if (!fast) {
         const char* s = p;
         if (*s == '+' || *s == '-') ++s;
-        if (!(unsigned(*s - '0') <= 9u || *s == '.')) return bad();  // inf/nan, a second sign: the slow path
+        if (!(unsigned(*s - '0') <= 9u || *s == '.')) return false;  // inf/nan, a second sign: the slow path
         if (*p == '+') ++p;
         auto res = std::from_chars(p, end, v);
-        if (res.ec != std::errc()) return bad();  // bad syntax, or out of range (the slow path decides)
+        if (res.ec != std::errc()) return false;  // bad syntax, or out of range (the slow path decides)
         dotted = false;
         if (job.integer)
           for (const char* t = p; t < res.ptr; ++t)
             if (*t == '.' || *t == 'e' || *t == 'E') dotted = true;
         p = res.ptr;
       }
-      if (job.integer && dotted) return bad();
+      if (job.integer && dotted) return false;
     }
     while (blank(*p) || *p == '\r') ++p;
-    if (*p != '\n') return bad();
+    if (*p != '\n') return false;
     ++p;
-    if (r < 1 || r > job.rows || c < 1 || c > job.cols) return bad();
-    --r; --c;
-    ++count;
+    if (r < 1 || r > job.rows || c < 1 || c > job.cols) return false;
+    --r;
+    --c;
+    ++lines;
     if (job.mirror != 0) {
-      if (r < c) return bad();
+      if (r < c) return false;
       if (r != c) {
-        R[n] = int32_t(c); C[n] = int32_t(r);
-        if (!job.pattern) V[n] = job.mirror * v;
-        ++n;
-      } else if (job.mirror < 0 && v != 0) return bad();
+        if (!out.add(c, r, job.mirror * v)) return false;
+      } else if (job.mirror < 0 && v != 0) {
+        return false;
+      }
     }
-    R[n] = int32_t(r); C[n] = int32_t(c);
-    if (!job.pattern) V[n] = v;
-    ++n;
+    if (!out.add(r, c, v)) return false;
   }
-  part.n = n;
-  part.count = count;
+  out.lines = lines;
+  return true;
 }
 
 struct Mapped {
@@ -229,9 +207,9 @@ struct Mapped {
     ::fstat(fd, &st);
     size = size_t(st.st_size);
     if (size > 0) {
+      // (MAP_POPULATE was measured: no faster, it only moves the faults before the parse)
       void* m = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
       if (m == MAP_FAILED) { ::close(fd); throw Fallback(path + ": cannot map"); }
-      ::madvise(m, size, MADV_SEQUENTIAL);
       data = static_cast<const char*>(m);
     }
     ::close(fd);
@@ -240,7 +218,8 @@ struct Mapped {
 };
 
 // Sorts one row by column (stable) and sums duplicates; returns the new length.
-inline int64_t canonical_row(int32_t* col, double* val, int64_t n, std::vector<std::pair<int32_t, int64_t>>& tmp, std::vector<double>& vt) {
+template <class O>
+int64_t canonical_row(O* col, double* val, int64_t n, std::vector<std::pair<O, int64_t>>& tmp, std::vector<double>& vt) {
   bool sorted = true;
   for (int64_t k = 1; k < n && sorted; ++k) sorted = col[k - 1] < col[k];
   if (sorted) return n;
@@ -250,7 +229,7 @@ inline int64_t canonical_row(int32_t* col, double* val, int64_t n, std::vector<s
   std::stable_sort(tmp.begin(), tmp.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   int64_t out = 0;
   for (int64_t k = 0; k < n; ++k) {
-    const int32_t c = tmp[size_t(k)].first;
+    const O c = tmp[size_t(k)].first;
     const double v = vt[size_t(tmp[size_t(k)].second)];
     if (out > 0 && col[out - 1] == c) val[out - 1] += v;
     else { col[out] = c; val[out] = v; ++out; }
@@ -258,182 +237,315 @@ inline int64_t canonical_row(int32_t* col, double* val, int64_t n, std::vector<s
   return out;
 }
 
-inline void write_all(FILE* f, const void* p, size_t n, const std::string& path) {
-  if (n && std::fwrite(p, 1, n, f) != n) throw std::runtime_error(path + ": write failed");
+// The .spb being written: a temporary sibling of the output, renamed over it at the end. The CSR
+// arrays are built in place in it: in a shared mapping of the file (its page cache pages are the
+// arrays, nothing is copied), or where the file cannot be mapped, in anonymous memory written at
+// the end (SPBENCH_MTX_OUT=write forces this, for measurements: on ext4 here the mapping took
+// 0.75-0.79 s for the whole short-value run, write() 1.0-1.1 s).
+struct OutFile {
+  std::string path, tmp;
+  int fd = -1;
+  char* data = nullptr;
+  size_t size = 0;
+  bool mapped = false, done = false;
+  OutFile(const std::string& p, size_t bytes) : path(p), tmp(p + "." + std::to_string(::getpid()) + ".tmp"), size(bytes) {
+    fd = ::open(tmp.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) throw std::runtime_error(path + ": cannot open for writing");
+    const char* mode = std::getenv("SPBENCH_MTX_OUT");
+    if (!(mode && std::strcmp(mode, "write") == 0) && ::ftruncate(fd, off_t(size)) == 0) {
+      // blocks reserved first: a full disk is then an error here, not a SIGBUS while writing the mapping
+      if (::posix_fallocate(fd, 0, off_t(size)) == 0) {
+        void* m = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (m != MAP_FAILED) { data = static_cast<char*>(m); mapped = true; return; }
+      }
+      if (::ftruncate(fd, 0) != 0) fail("write failed");
+    }
+    void* m = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) fail("out of memory");
+    data = static_cast<char*>(m);
+  }
+  OutFile(const OutFile&) = delete;
+  OutFile& operator=(const OutFile&) = delete;
+  [[noreturn]] void fail(const std::string& what) { throw std::runtime_error(path + ": " + what); }
+  // Keeps the first `bytes` and renames the file over the output.
+  void finish(size_t bytes) {
+    if (mapped) {
+      ::munmap(data, size);
+      data = nullptr;
+      if (bytes != size && ::ftruncate(fd, off_t(bytes)) != 0) fail("write failed");
+    } else {
+      for (size_t at = 0; at < bytes;) {
+        const ssize_t w = ::write(fd, data + at, bytes - at);
+        if (w <= 0) fail("write failed");
+        at += size_t(w);
+      }
+    }
+    const int rc = ::close(fd);
+    fd = -1;
+    if (rc != 0) fail("write failed");
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) fail("cannot rename the temporary file");
+    done = true;
+  }
+  ~OutFile() {
+    if (data) ::munmap(data, size);
+    if (fd >= 0) ::close(fd);
+    if (!done) std::remove(tmp.c_str());
+  }
+};
+
+inline uint64_t pad8(uint64_t n) { return (n + 7) & ~uint64_t(7); }
+
+// Bytes of a one-matrix .spb with float64 values and `ib`-byte indices (cuda/common/binfmt.hpp).
+inline uint64_t spb_bytes(int64_t rows, int64_t nnz, int ib) {
+  return 32 + 24 + pad8(uint64_t(rows + 1) * ib) + pad8(uint64_t(nnz) * ib) + pad8(uint64_t(nnz) * 8);
 }
 
-// Writes one canonical CSR matrix as .spb (f64 values; int32 indices unless nnz needs int64).
-inline void write_csr_spb(const std::string& path, int64_t rows, int64_t cols, const std::vector<int64_t>& row_ptr,
-                          const int32_t* col, const double* val, int64_t nnz) {
-  const int ib = nnz > 0x7fffffffLL ? 8 : 4;
-  auto pad8 = [](uint64_t n) { return (n + 7) & ~uint64_t(7); };
-  const uint64_t total = 32 + 24 + pad8(uint64_t(rows + 1) * ib) + pad8(uint64_t(nnz) * ib) + pad8(uint64_t(nnz) * 8);
-  unsigned char head[56] = {0};
+// The CSR arrays inside the .spb: header (56 bytes), row_ptr, col, values (O: the index type).
+template <class O>
+struct Layout {
+  char* base;
+  int64_t rows, nnz;
+  O* row_ptr() const { return reinterpret_cast<O*>(base + 56); }
+  O* col() const { return reinterpret_cast<O*>(base + 56 + pad8(uint64_t(rows + 1) * sizeof(O))); }
+  double* val() const { return reinterpret_cast<double*>(reinterpret_cast<char*>(col()) + pad8(uint64_t(nnz) * sizeof(O))); }
+};
+
+inline void write_header(char* head, int64_t rows, int64_t cols, int64_t nnz, int ib) {
+  std::memset(head, 0, 56);
   std::memcpy(head, "SPBM", 4);
-  uint32_t ver = 1, count = 1;
+  const uint32_t ver = 1, count = 1;
   std::memcpy(head + 4, &ver, 4);
   std::memcpy(head + 8, &count, 4);
-  head[12] = uint8_t(ib);
-  head[13] = 2;
+  head[12] = char(ib);
+  head[13] = 2;  // float64 values
+  const uint64_t total = spb_bytes(rows, nnz, ib);
   std::memcpy(head + 24, &total, 8);
-  uint64_t dims[3] = {uint64_t(rows), uint64_t(cols), uint64_t(nnz)};
+  const uint64_t dims[3] = {uint64_t(rows), uint64_t(cols), uint64_t(nnz)};
   std::memcpy(head + 32, dims, 24);
-  const std::string tmp = path + "." + std::to_string(::getpid()) + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw std::runtime_error(path + ": cannot open for writing");
-  try {
-    static const unsigned char zeros[8] = {0};
-    write_all(f, head, 56, path);
-    if (ib == 4) {
-      std::vector<int32_t> rp(row_ptr.begin(), row_ptr.end());
-      write_all(f, rp.data(), rp.size() * 4, path);
-      write_all(f, zeros, pad8(rp.size() * 4) - rp.size() * 4, path);
-      write_all(f, col, size_t(nnz) * 4, path);
-      write_all(f, zeros, pad8(uint64_t(nnz) * 4) - uint64_t(nnz) * 4, path);
-    } else {
-      write_all(f, row_ptr.data(), row_ptr.size() * 8, path);
-      std::vector<int64_t> c64(col, col + nnz);
-      write_all(f, c64.data(), size_t(nnz) * 8, path);
+}
+
+// The pieces of the entry lines, one a thread, each cut just after a '\n'; the last line, when it
+// lacks its '\n', is a copy with one appended, parsed after the last piece.
+struct Ranges {
+  std::vector<const char*> cuts;
+  const char* stop;
+  std::string tail;
+  size_t tail_end = 0;
+  Ranges(const char* begin, const char* stop_, int T) : stop(stop_) {
+    const char* last_nl = begin;
+    for (const char* q = stop; q > begin; --q)
+      if (q[-1] == '\n') { last_nl = q; break; }
+    tail.assign(last_nl, stop);
+    if (!tail.empty()) tail.push_back('\n');
+    tail_end = tail.size();
+    tail.append(16, '\0');  // room for 8-byte loads
+    cuts.assign(size_t(T) + 1, last_nl);
+    cuts[0] = begin;
+    for (int t = 1; t < T; ++t) {
+      const char* at = begin + (last_nl - begin) * t / T;
+      at = std::max(at, cuts[size_t(t - 1)]);
+      const void* nl = at < last_nl ? std::memchr(at, '\n', size_t(last_nl - at)) : nullptr;
+      cuts[size_t(t)] = nl ? static_cast<const char*>(nl) + 1 : last_nl;
     }
-    write_all(f, val, size_t(nnz) * 8, path);
-    if (std::fclose(f) != 0) { f = nullptr; throw std::runtime_error(path + ": write failed"); }
-    f = nullptr;
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(path + ": cannot rename the temporary file");
-  } catch (...) {
-    if (f) std::fclose(f);
-    std::remove(tmp.c_str());
-    throw;
   }
+  int pieces() const { return int(cuts.size()) - 1; }
+  // f(begin, end, hard_end) on piece t's lines (the last piece: then on the tail); false as soon
+  // as f is. hard_end: where the readable bytes end.
+  template <class F>
+  bool each(int t, F&& f) const {
+    if (!f(cuts[size_t(t)], cuts[size_t(t) + 1], stop)) return false;
+    if (t == pieces() - 1 && tail_end > 0) return f(tail.data(), tail.data() + tail_end, tail.data() + tail.size());
+    return true;
+  }
+};
+// Per-thread scratch of the assembly.
+template <class O>
+struct BlockScratch {
+  std::vector<int64_t> pos;
+  std::vector<std::pair<O, int64_t>> tmp;
+  std::vector<double> vt;
+};
+
+// One block's entries (pieces in file order) counted by row and put in their rows' places in
+// col/val (the block's region, which the caches hold); rows whose columns are not strictly
+// increasing are then sorted and their duplicates summed (stable: equal columns add up in file
+// order) and the block compacted. rp gets the R rows' starts, relative to col/val plus `base`.
+// Returns the entries kept.
+template <class O>
+int64_t assemble_block(const std::vector<Buckets>& parts, size_t b, int64_t R, bool pattern, int64_t base, O* rp, O* col,
+                       double* val, BlockScratch<O>& s) {
+  std::vector<int64_t>& pos = s.pos;
+  pos.assign(size_t(R) + 1, 0);
+  for (const Buckets& p : parts)
+    for (size_t k = 0; k < p.chain[b].size(); ++k) {
+      const uint16_t* rl = p.rows(p.chain[b][k]);
+      for (size_t j = 0, n = p.length(b, k); j < n; ++j) ++pos[size_t(rl[j]) + 1];
+    }
+  for (int64_t i = 0; i < R; ++i) pos[size_t(i) + 1] += pos[size_t(i)];
+  const int64_t n = pos[size_t(R)];
+  for (const Buckets& p : parts)
+    for (size_t k = 0; k < p.chain[b].size(); ++k) {
+      char* ch = p.chain[b][k];
+      const uint16_t* rl = p.rows(ch);
+      const int32_t* cl = p.cols(ch);
+      const size_t len = p.length(b, k);
+      if (pattern) {
+        for (size_t j = 0; j < len; ++j) {
+          const int64_t d = pos[rl[j]]++;
+          col[d] = O(cl[j]);
+          val[d] = 1.0;
+        }
+      } else {
+        const double* vl = p.values(ch);
+        for (size_t j = 0; j < len; ++j) {
+          const int64_t d = pos[rl[j]]++;
+          col[d] = O(cl[j]);
+          val[d] = vl[j];
+        }
+      }
+    }
+  // pos[i] is now row i's end. Canonical already? (the usual case: column-major files give sorted rows)
+  bool canonical = true;
+  for (int64_t i = 0, k = 0; i < R && canonical; ++i) {
+    const int64_t e = pos[size_t(i)];
+    for (++k; k < e; ++k)
+      if (!(col[k - 1] < col[k])) { canonical = false; break; }
+    k = e;
+  }
+  if (canonical) {
+    for (int64_t i = 0; i < R; ++i) rp[i] = O(base + (i ? pos[size_t(i) - 1] : 0));
+    return n;
+  }
+  int64_t at = 0;
+  for (int64_t i = 0; i < R; ++i) {
+    const int64_t st = i ? pos[size_t(i) - 1] : 0;
+    const int64_t m = canonical_row(col + st, val + st, pos[size_t(i)] - st, s.tmp, s.vt);
+    rp[i] = O(base + at);
+    if (at != st) {
+      std::memmove(col + at, col + st, size_t(m) * sizeof(O));
+      std::memmove(val + at, val + st, size_t(m) * sizeof(double));
+    }
+    at += m;
+  }
+  return at;
+}
+
+// The blocks' places: start[b] = entries of the blocks before b.
+inline std::vector<int64_t> block_starts(const std::vector<Buckets>& parts) {
+  const size_t B = parts[0].B;
+  std::vector<int64_t> start(B + 1, 0);
+  for (size_t b = 0; b < B; ++b) {
+    int64_t n = 0;
+    for (const Buckets& p : parts) n += p.count(b);
+    start[b + 1] = start[b] + n;
+  }
+  return start;
+}
+
+// Writes the .spb: each block assembled in its region of the file's arrays; where summed duplicates
+// shrank blocks, the blocks are then moved down.
+template <class O>
+void assemble_file(const Job& job, std::vector<Buckets>& parts, int64_t nnz, Phases& ph) {
+  const int T = int(parts.size());
+  const int64_t rows = job.rows;
+  const size_t B = parts[0].B;
+  const int shift = parts[0].shift;
+  constexpr int ib = int(sizeof(O));
+  OutFile out(job.output, size_t(spb_bytes(rows, nnz, ib)));
+  O* rp = Layout<O>{out.data, rows, nnz}.row_ptr();
+  O* col = Layout<O>{out.data, rows, nnz}.col();
+  double* val = Layout<O>{out.data, rows, nnz}.val();
+  ph.mark("open");
+  const std::vector<int64_t> start = block_starts(parts);
+  std::vector<int64_t> kept(B, 0);
+  bool shrunk = false;
+#pragma omp parallel num_threads(T) reduction(|| : shrunk)
+  {
+    BlockScratch<O> s;
+#pragma omp for schedule(dynamic, 1)
+    for (size_t b = 0; b < B; ++b) {
+      const int64_t r0 = int64_t(b) << shift;
+      const int64_t R = std::min<int64_t>(rows - r0, int64_t(1) << shift);
+      if (R <= 0) continue;
+      kept[b] = assemble_block(parts, b, R, job.pattern, start[b], rp + r0, col + start[b], val + start[b], s);
+      shrunk = shrunk || kept[b] != start[b + 1] - start[b];
+    }
+  }
+  for (Buckets& p : parts) p.arena.release();
+  int64_t final_nnz = nnz;
+  if (shrunk) {
+    // the blocks move down, each to at or before its place, first the columns, then the values, to
+    // where the smaller nnz puts their array (which begins inside the columns' old one)
+    int64_t at = 0;
+    for (size_t b = 0; b < B; ++b) {
+      const int64_t s = start[b], n = kept[b];
+      const int64_t r0 = int64_t(b) << shift, r1 = std::min<int64_t>(rows, (int64_t(b) + 1) << shift);
+      for (int64_t r = r0; r < r1; ++r) rp[r] = O(int64_t(rp[r]) - s + at);
+      std::memmove(col + at, col + s, size_t(n) * sizeof(O));
+      at += n;
+    }
+    final_nnz = at;
+    double* val2 = Layout<O>{out.data, rows, final_nnz}.val();
+    at = 0;
+    for (size_t b = 0; b < B; ++b) {
+      std::memmove(val2 + at, val + start[b], size_t(kept[b]) * sizeof(double));
+      at += kept[b];
+    }
+  }
+  rp[rows] = O(final_nnz);
+  {  // the zero padding after row_ptr and col (the compaction may have left old columns there)
+    const Layout<O> fin{out.data, rows, final_nnz};
+    char* rp_end = reinterpret_cast<char*>(fin.row_ptr() + rows + 1);
+    std::memset(rp_end, 0, size_t(reinterpret_cast<char*>(fin.col()) - rp_end));
+    char* col_end = reinterpret_cast<char*>(fin.col() + final_nnz);
+    std::memset(col_end, 0, size_t(reinterpret_cast<char*>(fin.val()) - col_end));
+  }
+  ph.mark("assemble");
+  write_header(out.data, rows, job.cols, final_nnz, ib);
+  out.finish(size_t(spb_bytes(rows, final_nnz, ib)));
+  ph.mark("write");
 }
 
 inline void mtx_to_spb(const Job& job) {
+  Phases ph;
   Mapped file(job.input);
   if (job.offset > file.size) throw Fallback("offset past the end of the file");
-  const char* base = file.data;
-  const char* begin = base + job.offset;
-  const char* stop = base + file.size;
-  // the last line may lack its '\n': parse a copy of it with one appended
-  const char* last_nl = begin;
-  for (const char* q = stop; q > begin; --q)
-    if (q[-1] == '\n') { last_nl = q; break; }
-  std::string tail(last_nl, stop);
-  if (!tail.empty()) tail.push_back('\n');
+  const char* begin = file.data + job.offset;
+  const char* stop = file.data + file.size;
+  ph.mark("map");
   const int T = std::max(1, omp_get_max_threads());
-  std::vector<const char*> cuts(size_t(T) + 1, last_nl);
-  cuts[0] = begin;
-  for (int t = 1; t < T; ++t) {
-    const char* at = begin + (last_nl - begin) * t / T;
-    at = std::max(at, cuts[size_t(t - 1)]);
-    const void* nl = at < last_nl ? std::memchr(at, '\n', size_t(last_nl - at)) : nullptr;
-    cuts[size_t(t)] = nl ? static_cast<const char*>(nl) + 1 : last_nl;
+  const Ranges ranges(begin, stop, T);
+  // row blocks: about 512 (at most 65536 rows each, the rows within a block being 16-bit)
+  int shift = 0;
+  while ((job.rows - 1) >> shift >= 512 && shift < 16) ++shift;
+  while ((job.rows - 1) >> shift >= int64_t(1) << 30) ++shift;  // (rows < 2^31: cannot happen)
+  const size_t B = size_t(std::max<int64_t>(job.rows - 1, 0) >> shift) + 1;
+  const int mult = job.mirror != 0 ? 2 : 1;
+  size_t K = 1024;  // entries a chunk, fewer where the blocks are many and the entries few
+  while (K > 64 && int64_t(K) * int64_t(B) * T * 4 > job.entries * mult) K /= 2;
+  std::vector<Buckets> parts(static_cast<size_t>(T));
+  bool ok = true;
+#pragma omp parallel for schedule(static, 1) num_threads(T) reduction(&& : ok)
+  for (int t = 0; t < T; ++t) {
+    const int64_t bytes = (ranges.cuts[size_t(t) + 1] - ranges.cuts[size_t(t)]) + int64_t(t == T - 1 ? ranges.tail_end : 0);
+    try {  // (inside an OpenMP region: nothing may throw out of here)
+      // every entry line takes at least 4 bytes ("1 1\n"), and a mirrored one gives two entries
+      parts[size_t(t)].init(shift, B, K, job.pattern, std::min<int64_t>(bytes / 4 + 1, job.entries) * mult);
+      ok = ranges.each(t, [&](const char* a, const char* e, const char* h) { return parse_piece(a, e, h, job, parts[size_t(t)]); });
+    } catch (const std::exception&) {
+      ok = false;
+    }
   }
-  std::vector<Part> parts(size_t(T) + 1);
-#pragma omp parallel for schedule(static, 1) num_threads(T)
-  for (int t = 0; t < T; ++t) parse_range(cuts[size_t(t)], cuts[size_t(t + 1)], job, parts[size_t(t)]);
-  if (!tail.empty()) parse_range(tail.data(), tail.data() + tail.size(), job, parts[size_t(T)]);
+  if (!ok) throw Fallback("unusual line");
   int64_t count = 0, nnz = 0;
-  for (const Part& p : parts) {
-    if (p.bad) throw Fallback("unusual line");
-    count += p.count;
-    nnz += p.n;
+  for (const Buckets& p : parts) {
+    count += p.lines;
+    for (size_t b = 0; b < B; ++b) nnz += p.count(b);
   }
   if (count != job.entries) throw Fallback("entry count differs from the size line");
-  // CSR by a stable counting sort in two cache-friendly passes: first the entries go into row
-  // blocks (a few hundred sequential streams per thread), then each block is scattered into its
-  // rows, whose slots now lie close together. Parts are taken in file order, so rows keep it.
-  const int64_t rows = job.rows;
-  const size_t P = parts.size();
-  int shift = 0;
-  while ((rows >> shift) > 512) ++shift;
-  const size_t B = size_t(rows >> shift) + 1;
-  std::vector<std::vector<int64_t>> start(P, std::vector<int64_t>(B, 0));
-#pragma omp parallel for schedule(static, 1) num_threads(T)
-  for (int64_t w = 0; w < int64_t(P); ++w)
-    for (int64_t k = 0; k < parts[size_t(w)].n; ++k) ++start[size_t(w)][size_t(parts[size_t(w)].r[size_t(k)] >> shift)];
-  std::vector<int64_t> block(B + 1, 0);
-  {
-    int64_t at = 0;
-    for (size_t b = 0; b < B; ++b) {
-      block[b] = at;
-      for (size_t w = 0; w < P; ++w) {
-        const int64_t n = start[w][b];
-        start[w][b] = at;
-        at += n;
-      }
-    }
-    block[B] = at;
-  }
-  Big<int32_t> tr(size_t(nnz) + 1), tc(size_t(nnz) + 1);
-  Big<double> tv(size_t(nnz) + 1);
-#pragma omp parallel for schedule(static, 1) num_threads(T)
-  for (int64_t w = 0; w < int64_t(P); ++w) {
-    Part& p = parts[size_t(w)];
-    std::vector<int64_t>& next = start[size_t(w)];
-    for (size_t k = 0; k < size_t(p.n); ++k) {
-      const int64_t d = next[size_t(p.r[k] >> shift)]++;
-      tr[size_t(d)] = p.r[k];
-      tc[size_t(d)] = p.c[k];
-      tv[size_t(d)] = job.pattern ? 1.0 : p.v[k];
-    }
-    p.r.release();
-    p.c.release();
-    p.v.release();
-  }
-  std::vector<int64_t> row_ptr(static_cast<size_t>(rows) + 1, 0);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(T)
-  for (int64_t b = 0; b < int64_t(B); ++b)
-    for (int64_t d = block[size_t(b)]; d < block[size_t(b) + 1]; ++d) ++row_ptr[size_t(tr[size_t(d)]) + 1];
-  for (int64_t r = 0; r < rows; ++r) row_ptr[size_t(r) + 1] += row_ptr[size_t(r)];
-  // uninitialised: every slot is written by the scatter below
-  Big<int32_t> col_buf(size_t(nnz) + 1);
-  Big<double> val_buf(size_t(nnz) + 1);
-  int32_t* col = col_buf.p;
-  double* val = val_buf.p;
-  {
-    std::vector<int64_t> next(row_ptr.begin(), row_ptr.end() - 1);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(T)
-    for (int64_t b = 0; b < int64_t(B); ++b)
-      for (int64_t d = block[size_t(b)]; d < block[size_t(b) + 1]; ++d) {
-        const int64_t dst = next[size_t(tr[size_t(d)])]++;
-        col[dst] = tc[size_t(d)];
-        val[dst] = tv[size_t(d)];
-      }
-  }
-  tr.release();
-  tc.release();
-  tv.release();
-  // sort rows that need it and sum duplicates (rows keep their place; compacted afterwards)
-  std::vector<int64_t> len(static_cast<size_t>(rows));
-  bool shrunk = false;
-#pragma omp parallel num_threads(T)
-  {
-    std::vector<std::pair<int32_t, int64_t>> tmp;
-    std::vector<double> vt;
-    bool mine = false;
-#pragma omp for schedule(dynamic, 4096)
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t s = row_ptr[size_t(r)], n = row_ptr[size_t(r) + 1] - s;
-      len[size_t(r)] = canonical_row(col + s, val + s, n, tmp, vt);
-      mine |= len[size_t(r)] != n;
-    }
-    if (mine) {
-#pragma omp critical
-      shrunk = true;
-    }
-  }
-  if (shrunk) {
-    int64_t out = 0;
-    for (int64_t r = 0; r < rows; ++r) {
-      const int64_t s = row_ptr[size_t(r)];
-      row_ptr[size_t(r)] = out;
-      std::memmove(col + out, col + s, size_t(len[size_t(r)]) * 4);
-      std::memmove(val + out, val + s, size_t(len[size_t(r)]) * 8);
-      out += len[size_t(r)];
-    }
-    row_ptr[size_t(rows)] = out;
-    nnz = out;
-  }
-  write_csr_spb(job.output, rows, job.cols, row_ptr, col, val, nnz);
+  ph.mark("parse");
+  if (nnz > 0x7fffffffLL) assemble_file<int64_t>(job, parts, nnz, ph);
+  else assemble_file<int32_t>(job, parts, nnz, ph);
 }
 
 }  // namespace spb::mtx

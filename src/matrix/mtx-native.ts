@@ -6,14 +6,15 @@
 // reporting exact errors with line numbers.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rm, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, mkdir, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { nativeParseEnabled } from '../config.js';
 import { readSpb } from './binary.js';
 import { MtxParser, type MtxResult } from './mtx-parser.js';
 import { preludeEnd } from './mtx-parallel.js';
-import type { MtxHeader } from './types.js';
+import type { CsrMatrix, MtxHeader } from './types.js';
 
 const PRELUDE_MAX = 1 << 20;
 
@@ -57,6 +58,23 @@ function run(exe: string, args: string[], threads?: number): Promise<number> {
   });
 }
 
+/** spbench-cpu, built or found in the cache; undefined without a compiler or a writable cache (the TypeScript reader then). */
+async function cpuExecutable(): Promise<string | undefined> {
+  try {
+    const { ensureExecutable } = await import('../native/executables.js');
+    return await ensureExecutable('cpu');
+  } catch {
+    return undefined;
+  }
+}
+
+function mtx2spbArgs(path: string, output: string, prelude: Prelude): string[] {
+  const { header, rows, cols, entries, offset } = prelude;
+  const args = ['mtx2spb', '--input', path, '--output', output, '--offset', String(offset), '--rows', String(rows), '--cols', String(cols)];
+  args.push('--entries', String(entries), '--field', header.field, '--symmetry', header.symmetry);
+  return args;
+}
+
 export interface NativeReadOptions {
   /** Path of spbench-cpu; default: build or find it in the cache (ensureExecutable). */
   exe?: string;
@@ -68,45 +86,110 @@ export interface NativeReadOptions {
 
 /**
  * Runs `spbench-cpu mtx2spb` on `path` into `output`; the prelude, or undefined. mtx2spb writes a temporary sibling and
- * renames it, so a failed run leaves `output` as it was (a user's older file stays; `removeOnFailure` clears our own).
+ * renames it, so a failed run leaves `output` as it was (a user's older file stays).
  */
-async function mtxToSpb(path: string, output: string, opts: NativeReadOptions, removeOnFailure: boolean): Promise<Prelude | undefined> {
+async function mtxToSpb(path: string, output: string, opts: NativeReadOptions): Promise<Prelude | undefined> {
   const prelude = await readPrelude(path);
   if (!prelude) return undefined;
-  let exe = opts.exe;
-  if (!exe) {
-    try {
-      const { ensureExecutable } = await import('../native/executables.js');
-      exe = await ensureExecutable('cpu');
-    } catch {
-      return undefined; // no compiler or no writable cache: the TypeScript reader
-    }
-  }
-  const { header, rows, cols, entries, offset } = prelude;
-  const args = ['mtx2spb', '--input', path, '--output', output, '--offset', String(offset), '--rows', String(rows), '--cols', String(cols)];
-  args.push('--entries', String(entries), '--field', header.field, '--symmetry', header.symmetry);
-  const code = await run(exe, args, opts.threads);
-  if (code !== 0) {
-    if (removeOnFailure) await rm(output, { force: true });
-    return undefined;
-  }
-  return prelude;
+  const exe = opts.exe ?? (await cpuExecutable());
+  if (!exe) return undefined;
+  const code = await run(exe, mtx2spbArgs(path, output, prelude), opts.threads);
+  return code === 0 ? prelude : undefined;
 }
 
 /**
  * Parses a coordinate .mtx natively; undefined when the native path cannot or will not do it
- * (no g++, array format, any unusual line): the caller then parses in TypeScript.
+ * (no g++, array format, any unusual line): the caller then parses in TypeScript. mtx2spb writes the
+ * .spb to `opts.output` (the parse cache's entry), or else to a temporary file in memory (/dev/shm
+ * where it can), which is read back and removed.
  */
 export async function readMtxNative(path: string, opts: NativeReadOptions = {}): Promise<MtxResult | undefined> {
-  const output = opts.output ?? join(tmpdir(), `spbench-mtx-${process.pid}-${randomBytes(6).toString('hex')}.spb`);
-  const prelude = await mtxToSpb(path, output, opts, true);
+  const prelude = await readPrelude(path);
   if (!prelude) return undefined;
+  const exe = opts.exe ?? (await cpuExecutable());
+  if (!exe) return undefined;
+  const output = opts.output ?? join(await scratchDir(), `spbench-mtx-${process.pid}-${randomBytes(6).toString('hex')}.spb`);
+  const exit = run(exe, mtx2spbArgs(path, output, prelude), opts.threads);
+  // While mtx2spb runs this process is idle: it allocates the arrays and writes them once, so that
+  // their first-touch page faults (a few hundred MB) are not taken while reading the result. A general
+  // matrix has one entry a line; a symmetric one up to two, known only from the result.
+  const arrays = preallocate(prelude.rows, prelude.header.symmetry === 'general' ? prelude.entries : -1);
+  let matrix: CsrMatrix | undefined;
   try {
-    const { matrices } = await readSpb(output);
-    return { header: prelude.header, matrix: matrices[0], ...(opts.output ? { storedAt: opts.output } : {}) };
+    // not validated again: mtx2spb has just written it (canonical CSR, checked as it was built)
+    if ((await exit) === 0) matrix = await readOwnSpb(output, prelude, arrays);
   } finally {
-    if (!opts.output) await rm(output, { force: true });
+    if (!opts.output || !matrix) await rm(output, { force: true }); // (a parse cache entry only when it failed)
   }
+  return matrix && { header: prelude.header, matrix, ...(opts.output ? { storedAt: opts.output } : {}) };
+}
+
+interface Arrays {
+  rowPtr: Int32Array;
+  colIdx: Int32Array;
+  values: Float64Array;
+}
+
+function preallocate(rows: number, nnz: number): Arrays | undefined {
+  if (rows + 1 > 0x7fffffff || nnz > 0x7fffffff) return undefined;
+  const rowPtr = new Int32Array(rows + 1).fill(0);
+  if (nnz < 0) return { rowPtr, colIdx: new Int32Array(0), values: new Float64Array(0) };
+  return { rowPtr, colIdx: new Int32Array(nnz).fill(0), values: new Float64Array(nnz).fill(0) };
+}
+
+/**
+ * The one-matrix .spb that mtx2spb wrote (float64 values; int32 indices, else readSpb), read into
+ * the preallocated arrays where they fit; undefined when it is not the matrix the prelude announced.
+ */
+async function readOwnSpb(path: string, prelude: Prelude, pre: Arrays | undefined): Promise<CsrMatrix | undefined> {
+  const fh = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(56);
+    await fh.read(head, 0, 56, 0);
+    const rows = Number(head.readBigUInt64LE(32));
+    const cols = Number(head.readBigUInt64LE(40));
+    const nnz = Number(head.readBigUInt64LE(48));
+    if (head.toString('latin1', 0, 4) !== 'SPBM' || head[13] !== 2 || rows !== prelude.rows || cols !== prelude.cols) return undefined;
+    if (head[12] !== 4 || !pre) {
+      const { matrices } = await readSpb(path, { validate: false });
+      return matrices[0];
+    }
+    const { rowPtr } = pre;
+    let { colIdx, values } = pre;
+    if (colIdx.length < nnz) {
+      colIdx = new Int32Array(nnz);
+      values = new Float64Array(nnz);
+    } else if (colIdx.length > nnz) {
+      colIdx = colIdx.slice(0, nnz); // duplicates were summed: fewer entries than lines
+      values = values.slice(0, nnz);
+    }
+    let off = 56;
+    const readAll = async (view: Uint8Array) => {
+      for (let done = 0; done < view.length; ) {
+        const { bytesRead } = await fh.read(view, done, Math.min(view.length - done, 1 << 24), off + done);
+        if (bytesRead === 0) throw new Error(`${path}: truncated`);
+        done += bytesRead;
+      }
+      off += Math.ceil(view.length / 8) * 8;
+    };
+    await readAll(new Uint8Array(rowPtr.buffer));
+    await readAll(new Uint8Array(colIdx.buffer));
+    await readAll(new Uint8Array(values.buffer));
+    return { rows, cols, rowPtr, colIdx, values };
+  } finally {
+    await fh.close();
+  }
+}
+
+let scratch: Promise<string> | undefined;
+
+/** /dev/shm where it is a writable folder (memory, never written back to a disk), else the temporary folder. */
+function scratchDir(): Promise<string> {
+  scratch ??= access('/dev/shm', constants.W_OK).then(
+    () => '/dev/shm',
+    () => tmpdir(),
+  );
+  return scratch;
 }
 
 /**
@@ -124,7 +207,7 @@ export async function convertMtxNative(path: string, output: string, indexWidth:
   } catch {
     return undefined; // the TypeScript writer reports it
   }
-  if (!(await mtxToSpb(path, output, opts, false))) return undefined;
+  if (!(await mtxToSpb(path, output, opts))) return undefined;
   // the header (cuda/common/binfmt.hpp): magic, index width at 12, value type at 13 (2 = float64), rows/cols/nnz at 32
   const head = Buffer.alloc(56);
   const fh = await open(output, 'r');
