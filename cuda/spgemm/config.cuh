@@ -54,7 +54,8 @@ struct HashOptions {
   // dense path reads precomputed chunk bounds of B's rows instead of binary searches; TB rows whose column span
   // is too wide for the bitmap in the keys' free half get a bucket rank instead of the bitonic sort.
   bool pieces = false, chunk_bounds = false, bucket_rank = false;
-  // hash-opt: products of one column met at a lane slot of consecutive B rows add in registers before the table (Acc)
+  // hash-opt: products of one column met at a lane's offset in consecutive B rows add in registers before the table
+  // (merged_rows, used where a quarter of the consecutive B rows start alike)
   bool merge = false;
   // hash-opt: the TB and dense kernels ask for the largest shared-memory carveout (allow_dynamic_smem)
   bool max_carveout = false;

@@ -98,10 +98,6 @@ __device__ __forceinline__ int no_value(int, int) { return 0; }
 
 constexpr int kMergeMax = 128;  // merged walks take B rows of up to this many entries (longer ones cost idle offsets)
 
-// A warp's merged walk over the B rows of cnt nonzeros of A (bnd(j, s, e, k): entries [s, e) of B and the nonzero k of A for
-// j = 0..cnt-1, called by the whole warp), one offset at a time: lane takes entry off + lane of each row in turn and keeps
-// the last column and its running sum in registers, putting them when the column changes (one register pair a lane,
-// so occupancy stays). maxlen: the longest of the rows (warp-uniform).
 // Whether merging pays for a warp's nonzeros: at least a quarter of the consecutive B rows (lane - 1, lane) start at the
 // same column with the same length (rows of one node do; the shifted rows of a scalar stencil never do, and there the
 // merged walk measured ~10 % slower). first: the first column of the lane's B row (-1 when empty).
@@ -111,6 +107,10 @@ __device__ __forceinline__ bool shared_patterns(int first, int len, int lane, in
   return 4 * __popc(same) >= cnt;
 }
 
+// A warp's merged walk over the B rows of cnt nonzeros of A (bnd(j, s, e, k): entries [s, e) of B and the nonzero k of A for
+// j = 0..cnt-1, called by the whole warp), one offset at a time: lane takes entry off + lane of each row in turn and keeps
+// the last column and its running sum in registers, putting them when the column changes (one register pair a lane,
+// so occupancy stays). maxlen: the longest of the rows (warp-uniform).
 template <typename A, typename Bnd>
 __device__ __forceinline__ void merged_rows(A& acc, int cnt, int maxlen, int lane, Bnd&& bnd) {
   for (int off = 0; off < maxlen; off += 32) {

@@ -124,6 +124,15 @@ export async function readMtxNative(path: string, opts: NativeReadOptions = {}):
   return matrix && { header: prelude.header, matrix, ...(opts.output ? { storedAt: opts.output } : {}) };
 }
 
+/**
+ * The header of a one-matrix .spb that mtx2spb wrote (cuda/common/binfmt.hpp: magic, index bytes at 12, value type at 13
+ * — 2 is float64 —, the matrix's rows/cols/nnz at 32/40/48); undefined when it is not one (magic or value type).
+ */
+function ownSpbHeader(head: Buffer): { indexBytes: number; rows: number; cols: number; nnz: number } | undefined {
+  if (head.toString('latin1', 0, 4) !== 'SPBM' || head[13] !== 2) return undefined;
+  return { indexBytes: head[12], rows: Number(head.readBigUInt64LE(32)), cols: Number(head.readBigUInt64LE(40)), nnz: Number(head.readBigUInt64LE(48)) };
+}
+
 interface Arrays {
   rowPtr: Int32Array;
   colIdx: Int32Array;
@@ -146,11 +155,10 @@ async function readOwnSpb(path: string, prelude: Prelude, pre: Arrays | undefine
   try {
     const head = Buffer.alloc(56);
     await fh.read(head, 0, 56, 0);
-    const rows = Number(head.readBigUInt64LE(32));
-    const cols = Number(head.readBigUInt64LE(40));
-    const nnz = Number(head.readBigUInt64LE(48));
-    if (head.toString('latin1', 0, 4) !== 'SPBM' || head[13] !== 2 || rows !== prelude.rows || cols !== prelude.cols) return undefined;
-    if (head[12] !== 4 || !pre) {
+    const h = ownSpbHeader(head);
+    if (!h || h.rows !== prelude.rows || h.cols !== prelude.cols) return undefined;
+    const { rows, cols, nnz } = h;
+    if (h.indexBytes !== 4 || !pre) {
       const { matrices } = await readSpb(path, { validate: false });
       return matrices[0];
     }
@@ -208,7 +216,6 @@ export async function convertMtxNative(path: string, output: string, indexWidth:
     return undefined; // the TypeScript writer reports it
   }
   if (!(await mtxToSpb(path, output, opts))) return undefined;
-  // the header (cuda/common/binfmt.hpp): magic, index width at 12, value type at 13 (2 = float64), rows/cols/nnz at 32
   const head = Buffer.alloc(56);
   const fh = await open(output, 'r');
   try {
@@ -216,9 +223,10 @@ export async function convertMtxNative(path: string, output: string, indexWidth:
   } finally {
     await fh.close();
   }
-  if (head.toString('latin1', 0, 4) !== 'SPBM' || head[12] !== indexWidth || head[13] !== 2) {
+  const h = ownSpbHeader(head);
+  if (!h || h.indexBytes !== indexWidth) {
     await rm(output, { force: true });
     return undefined;
   }
-  return { rows: Number(head.readBigUInt64LE(32)), cols: Number(head.readBigUInt64LE(40)), nnz: Number(head.readBigUInt64LE(48)) };
+  return { rows: h.rows, cols: h.cols, nnz: h.nnz };
 }
