@@ -16,6 +16,7 @@
 #include "col.cuh"
 #include "staged.cuh"
 #include "tile.cuh"
+#include "mma.cuh"
 
 namespace spb {
 
@@ -555,6 +556,89 @@ class Tile : public ColumnBlockMethod<T> {
   int threads_ = 256;
 };
 
+// Ours: batched-mma (see mma_kernel), both layouts, any dim, on tensor cores (sm_80 and newer). A as
+// 32-column bitmaps (MmaBitmap, built in setup, uploaded with B in e2e mode). NT = C columns a block:
+// 16, 32 or 64 (f64: 32), the smallest that covers nb, several column tiles past it. KW = warps that
+// split a strip's groups: 1, 2 or 4 as the largest A_i has 1, 2-3 or >= 4 groups (long rows are then
+// spread over warps; short ones give each warp its own strip, and blocks of 64 rows).
+template <typename T>
+class MmaTiles : public Method<T> {
+ public:
+  std::string name() const override { return "batched-mma"; }
+  std::string family() const override { return "ours"; }
+  std::string not_applicable(const HostBatch<T>&, const DeviceInfo& dev) const override {
+    if (dev.prop.major < 8) return "needs tensor cores that take TF32 and FP64 (compute capability 8.0 or newer)";
+    return "";
+  }
+  void setup(const HostBatch<T>& h, const DeviceInfo&, cudaStream_t s) override {
+    h_ = &h;
+    const int nt_max = sizeof(T) == 8 ? 32 : 64;
+    nt_ = h.nb <= 16 ? 16 : h.nb <= 32 ? 32 : nt_max;
+    const int groups = (h.max_k + kMmaK - 1) / kMmaK;
+    kw_ = groups >= 4 ? 4 : groups >= 2 ? 2 : 1;
+    const int tile_rows = 16 * (kMmaWarps / kw_);
+    bm_.build(h, tile_rows);
+    nct_ = std::max(1, ceil_div(h.nb, nt_));
+    if (bm_.tiles * nct_ >= (1ll << 31)) throw std::runtime_error("batched-mma: more tiles than one grid holds");
+    row_off_ = this->mem.template alloc<int>(h.row_off.n);
+    col_off_ = this->mem.template alloc<int>(h.col_off.n);
+    tile_mat_ = this->mem.template alloc<int>(bm_.tile_mat.n);
+    mbase_ = this->mem.template alloc<long long>(bm_.mbase.n);
+    words_ = this->mem.template alloc<MmaWord>(bm_.words.n);
+    vals_ = this->mem.template alloc<T>(bm_.vals.n);
+    B_ = this->mem.template alloc<T>(h.B.n);
+    C_ = this->mem.template alloc<T>(size_t(h.total_rows) * h.nb);
+    upload(s);
+    with_cfg([&](auto K, size_t bytes) { allow_smem(K, bytes); });
+    this->info_n["tile_rows"] = tile_rows;
+    this->info_n["tile_cols"] = nt_;
+    this->info_n["k_split"] = kw_;
+    this->info_n["tiles"] = double(bm_.tiles);
+    this->info_n["col_tiles"] = nct_;
+    this->info_n["a_bytes"] = double(bm_.words.bytes() + bm_.vals.bytes());
+    this->info_s["math"] = sizeof(T) == 4 ? "3xTF32 tensor cores" : "FP64 tensor cores (DMMA)";
+  }
+  void upload(cudaStream_t s) override {
+    const HostBatch<T>& h = *h_;
+    copy(row_off_, h.row_off, s); copy(col_off_, h.col_off, s); copy(tile_mat_, bm_.tile_mat, s); copy(mbase_, bm_.mbase, s);
+    copy(words_, bm_.words, s); copy(vals_, bm_.vals, s); copy(B_, h.B, s);
+  }
+  void run(cudaStream_t s) override {
+    const HostBatch<T>& h = *h_;
+    if (bm_.tiles == 0 || h.nb == 0) return;
+    with_cfg([&](auto K, size_t bytes) {
+      K<<<int(bm_.tiles * nct_), kMmaThreads, bytes, s>>>(row_off_, col_off_, tile_mat_, mbase_, words_, vals_, B_, C_, h.batch, h.total_rows, h.nb, nct_,
+                                                         kw_);
+      CUDA_CHECK_LAUNCH();
+    });
+  }
+  T* output() override { return C_; }
+
+ private:
+  // f(kernel, its dynamic shared memory) for the layout and NT.
+  template <typename F>
+  void with_cfg(F&& f) const {
+    with_layout(h_->layout, [&](auto L) {
+      constexpr Layout LL = decltype(L)::value;
+      constexpr int NTM = sizeof(T) == 8 ? 32 : 64;
+      if (nt_ == 16) f(mma_kernel<T, LL, 16>, mma_smem_bytes<T, LL, 16>());
+      else if (nt_ == 32) f(mma_kernel<T, LL, 32>, mma_smem_bytes<T, LL, 32>());
+      else f(mma_kernel<T, LL, NTM>, mma_smem_bytes<T, LL, NTM>());
+    });
+  }
+  template <typename U>
+  static void copy(U* dst, const Pinned<U>& src, cudaStream_t s) {
+    if (src.n) CUDA_CHECK(cudaMemcpyAsync(dst, src.p, src.bytes(), cudaMemcpyHostToDevice, s));
+  }
+  const HostBatch<T>* h_ = nullptr;
+  MmaBitmap<T> bm_;
+  int nt_ = 16, kw_ = 1, nct_ = 1;
+  int *row_off_ = nullptr, *col_off_ = nullptr, *tile_mat_ = nullptr;
+  long long* mbase_ = nullptr;
+  MmaWord* words_ = nullptr;
+  T *vals_ = nullptr, *B_ = nullptr, *C_ = nullptr;
+};
+
 // The planner: which of our kernels a batch should use, from its statistics (layout, density of the
 // A_i, longest row, nb, precision), with the rule that decided. What `auto` runs and `--explain` prints.
 struct Choice {
@@ -565,24 +649,34 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   double dense = 0;  // sum of m_i * k_i
   for (int i = 0; i < h.batch; ++i) dense += double(h.m[i]) * h.k[i];
   const double density = dense > 0 ? double(h.total_nnz) / dense : 0;
+  const double row_len = h.total_rows > 0 ? double(h.total_nnz) / double(h.total_rows) : 0;
+  const bool tensor = dev.prop.major >= 8;
   const int slots = ell_slots(h);
-  char d[160];
-  std::snprintf(d, sizeof d, "density %.3g, longest row %s, nb %d, %s, %s batch", density, slots ? ("<= " + std::to_string(slots)).c_str() : "> 8", h.nb,
-                sizeof(T) == 4 ? "f32" : "f64", h.uniform ? "uniform" : "mixed");
+  char d[200];
+  std::snprintf(d, sizeof d, "density %.3g, mean row %.3g, longest row %s, nb %d, %s, %s batch", density, row_len,
+                slots ? ("<= " + std::to_string(slots)).c_str() : "> 8", h.nb, sizeof(T) == 4 ? "f32" : "f64", h.uniform ? "uniform" : "mixed");
   const std::string why = std::string(" (") + d + ")";
+  // batched-mma: a row's nonzeros are one load each over 32 lanes instead of a serial walk, but every
+  // 16-row strip re-reads its B slabs, so it pays on long rows and small nb (dev/spmm/mma-sweep.json).
+  if (h.layout == Layout::Col && tensor && row_len >= 32 && h.nb <= 64)
+    return {"batched-mma", "column-major, rows of >= 32 nonzeros on average, nb <= 64: bitmap slabs of A x B_i on tensor cores" + why};
   if (h.layout == Layout::Col && density >= 0.25 && tile_smem_bytes(h, 4) <= dev.budget_for(2))
     return {"batched-tile", "column-major, density >= 1/4 and the dense A_i tile fits shared memory: dense tile x staged B_i, 4x4 register tiles" + why};
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
+  if (tensor && row_len >= 32 && density >= 0.375 && h.nb <= 16)
+    return {"batched-mma", "row-major, rows of >= 32 nonzeros on average, density >= 3/8, nb <= 16: bitmap slabs of A x B_i on tensor cores" + why};
   if (slots && slots <= 4) return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
   return {"batched-csr-flat", "row-major, rows longer than 4: CSR, block-diagonal indexing" + why};
 }
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "column-major, density of the A_i >= 1/4 (nonzeros / sum of m_i k_i) and the largest dense A_i fits shared memory", "batched-tile"},
-          {"2", "column-major B and C", "batched-col"},
-          {"3", "no row longer than 4 nonzeros", "batched-ell"},
-          {"4", "otherwise", "batched-csr-flat"}};
+  return {{"1", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), nb <= 64, tensor cores (sm_80+)", "batched-mma"},
+          {"2", "column-major, density of the A_i >= 1/4 (nonzeros / sum of m_i k_i) and the largest dense A_i fits shared memory", "batched-tile"},
+          {"3", "column-major B and C", "batched-col"},
+          {"4", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
+          {"5", "no row longer than 4 nonzeros", "batched-ell"},
+          {"6", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>
@@ -640,6 +734,7 @@ std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
   v.emplace_back(new ColMajor<T>());
   v.emplace_back(new Staged<T>());
   v.emplace_back(new Tile<T>());
+  v.emplace_back(new MmaTiles<T>());
   return v;
 }
 template <typename T>

@@ -1,0 +1,28 @@
+#!/bin/bash
+# Development call for batched-mma (GPU machine, from the repository root, OUT set):
+#   bash dev/spmm/mma_dev.sh [test] [san] [sweep]
+# test: GPU tests of SpMM; san: memcheck/racecheck of batched-mma on odd and dense-ish batches;
+# sweep: dev/spmm/mma-sweep.json. Logs under $OUT (tarred).
+: "${OUT:?OUT must be set}"
+source .carry/node-env.sh
+export SPBENCH_CACHE_DIR=/tmp/spbench-cache CI=1 SPBENCH_PYTHON=${SPBENCH_PYTHON:-/nonexistent/python3} SPBENCH_COMMIT=$(cat .commit 2>/dev/null)
+R=$OUT/mma; mkdir -p "$R"
+mkdir -p /tmp/sbbin; printf '#!/bin/sh\nexec node %s/bin/spbench.js "$@"\n' "$PWD" >/tmp/sbbin/sb; chmod +x /tmp/sbbin/sb; export PATH=/tmp/sbbin:$PATH
+t() { local n=$1; shift; local t0=$SECONDS; timeout "${STEP_TIMEOUT:-400}" "$@" >"$R/$n.log" 2>&1; echo "$n rc=$? $((SECONDS - t0))s" | tee -a "$R/steps.txt"; }
+t build sb build
+grep -h "batched-mma" "$R"/*.log | head -3
+spmm=$(ls /tmp/spbench-cache/bin/spbench-spmm-cuda-* | head -1)
+for p in "$@"; do case $p in
+test) t gpu-test node scripts/gpu-test.mjs --only spmm --log "$R/gpu-test-detail.log" ;;
+san)
+  sb gen --batch 7 --dim 1:70 --nnz-row 1:5 --seed 3 -o /tmp/odd.spb >/dev/null
+  sb gen --batch 9 --dim 40:150 --nnz-row 1:40 --seed 5 -o /tmp/dense.spb >/dev/null
+  for f in odd dense; do
+    t "memcheck-$f-f32-row" compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/$f.spb --nb 17,33,70 --precision f32 --methods batched-mma --mode kernel --warmup 0 --samples 1
+    t "memcheck-$f-f64-col" compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/$f.spb --nb 1,17,70 --precision f64 --layout col --methods batched-mma --mode kernel --warmup 0 --samples 1
+    t "racecheck-$f-f32-col" compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/$f.spb --nb 17,70 --precision f32 --layout col --methods batched-mma --mode kernel --warmup 0 --samples 1
+    t "racecheck-$f-f64-row" compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/$f.spb --nb 17,64 --precision f64 --methods batched-mma --mode kernel --warmup 0 --samples 1
+  done ;;
+sweep) t sweep sb run dev/spmm/mma-sweep.json --backend cuda --json "$R/sweep.json" ;;
+esac; done
+tar czf "$OUT/mma.tgz" -C "$OUT" mma && rm -rf "$R"
