@@ -27,6 +27,12 @@ inline void with_layout(Layout l, F&& f) {
   else f(std::integral_constant<Layout, Layout::Col>());
 }
 
+// Bytes of B per row of the batch (what widen_for_l2 weighs).
+template <typename T>
+inline double b_row_bytes(const HostBatch<T>& h) {
+  return h.total_rows > 0 ? double(h.B.n) * sizeof(T) / double(h.total_rows) : 0;
+}
+
 template <typename T>
 class KernelMethod : public Method<T> {
  public:
@@ -219,6 +225,7 @@ class CsrVec : public KernelMethod<T> {
     const HostBatch<T>& h = *this->h_;
     if (flat_) tune_flat();
     plan_ = vec_plan<T>(h.nb, flat_ ? h.total_rows : int64_t(h.batch) * h.max_m, h.layout, ch_);
+    if (flat_) widen_for_l2(plan_, h.nb, ch_, b_row_bytes(h), *this->dev_);
     grid_ = std::max(1, ceil_div(plan_.total, tb_));
     if (persistent_) grid_ = std::min(grid_, this->dev_->sms * (this->dev_->max_threads_sm / tb_));
     this->info_n["block"] = tb_;
@@ -301,6 +308,7 @@ class EllFlat : public Method<T> {
     grid_ = std::max(1, std::min(ceil_div(plan_.total, 256), dev.sms * (dev.max_threads_sm / 256)));
     this->info_n["ell_slots"] = k_;
     this->info_n["vec_width"] = plan_.V;
+    this->info_n["lanes_per_row"] = 1 << plan_.lg_tpr;
     this->info_n["grid"] = grid_;
   }
   void upload(cudaStream_t s) override {
@@ -665,8 +673,10 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
   if (tensor && row_len >= 32 && density >= 0.375 && h.nb <= 16)
     return {"batched-mma", "row-major, rows of >= 32 nonzeros on average, density >= 3/8, nb <= 16: bitmap slabs of A x B_i on tensor cores" + why};
-  if (slots && slots <= 4) return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
-  return {"batched-csr-flat", "row-major, rows longer than 4: CSR, block-diagonal indexing" + why};
+  // ELL unless the rows in flight would read more B_i than half of L2 holds: csr-flat then widens its rows.
+  if (slots && slots <= 4 && !b_overflows_l2(b_row_bytes(h), 32, dev))
+    return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
+  return {"batched-csr-flat", "row-major, rows longer than 4 (or B_i in flight past half of L2): CSR, block-diagonal indexing" + why};
 }
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
@@ -675,7 +685,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"2", "column-major, density of the A_i >= 1/4 (nonzeros / sum of m_i k_i) and the largest dense A_i fits shared memory", "batched-tile"},
           {"3", "column-major B and C", "batched-col"},
           {"4", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"5", "no row longer than 4 nonzeros", "batched-ell"},
+          {"5", "no row longer than 4 nonzeros, and the B_i of the rows in flight (32 lanes a row) fit half of L2", "batched-ell"},
           {"6", "otherwise", "batched-csr-flat"}};
 }
 

@@ -4,6 +4,8 @@
 // tpr lanes, so a block covers several small matrices at once; a grid-stride loop lets the same
 // kernel run as a persistent grid (grid capped at what the SMs hold) for huge batches.
 #pragma once
+#include <cstdlib>
+#include <string>
 #include "common.cuh"
 
 namespace spb {
@@ -126,6 +128,28 @@ inline VecPlan vec_plan(int nb, int64_t rows, Layout layout, int ch = 1) {
   p.lg_tpr = log2i(lanes);
   p.total = unsigned(uint64_t(rows) * lanes);
   return p;
+}
+
+// Whether the B_i that the resident rows read, at `lanes` lanes a row, would pass half of L2 (then a
+// B_i is evicted before its rows are done and read from DRAM again). b_row = bytes of B per row of
+// the batch (B / rows).
+inline bool b_overflows_l2(double b_row, int lanes, const DeviceInfo& dev) {
+  return double(dev.sms) * dev.max_threads_sm / lanes * b_row > dev.prop.l2CacheSize / 2.0;
+}
+
+// More lanes a row (past 32, up to the row's columns in one pass) while b_overflows_l2: fewer rows,
+// so fewer B_i, are in flight. Measured on the H100 (dev/spmm/l2-sweep.json, batched-csr-flat):
+// batch 3000, dim 96, 6 a row, nb 512/1024, f64: 1130/2276 -> 891/1788 us; batch 2000, dim 32, 3 a row,
+// nb 2048, f32: 428 -> 361 us. (batched-ell does not gain: 6 slots f64 lost 8-15 %.)
+inline void widen_for_l2(VecPlan& p, int nb, int ch, double b_row, const DeviceInfo& dev) {
+  const char* off = std::getenv("SPB_SPMM_L2");  // "off": development A/B only
+  if (off && std::string(off) == "off") return;
+  const uint64_t rows = uint64_t(p.total) >> p.lg_tpr;
+  const int full = next_pow2(std::max(1, ceil_div(nb, p.V * ch)));
+  int lanes = 1 << p.lg_tpr;
+  while (lanes < full && lanes < 1024 && rows * uint64_t(lanes) * 2 < (1ull << 31) && b_overflows_l2(b_row, lanes, dev)) lanes *= 2;
+  p.lg_tpr = log2i(lanes);
+  p.total = unsigned(rows * uint64_t(lanes));
 }
 
 }  // namespace spb

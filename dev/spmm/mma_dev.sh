@@ -1,8 +1,8 @@
 #!/bin/bash
 # Development call for batched-mma (GPU machine, from the repository root, OUT set):
-#   bash dev/spmm/mma_dev.sh [test] [san] [sweep]
+#   bash dev/spmm/mma_dev.sh [test] [san] [sweep] [l2]
 # test: GPU tests of SpMM; san: memcheck/racecheck of batched-mma on odd and dense-ish batches;
-# sweep: dev/spmm/mma-sweep.json. Logs under $OUT (tarred).
+# sweep: dev/spmm/mma-sweep.json; l2: dev/spmm/l2-sweep.json with and without SPB_SPMM_L2=off. Logs under $OUT (tarred).
 : "${OUT:?OUT must be set}"
 source .carry/node-env.sh
 export SPBENCH_CACHE_DIR=/tmp/spbench-cache CI=1 SPBENCH_PYTHON=${SPBENCH_PYTHON:-/nonexistent/python3} SPBENCH_COMMIT=$(cat .commit 2>/dev/null)
@@ -24,5 +24,7 @@ san)
     t "racecheck-$f-f64-row" compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/$f.spb --nb 17,64 --precision f64 --methods batched-mma --mode kernel --warmup 0 --samples 1
   done ;;
 sweep) t sweep sb run dev/spmm/mma-sweep.json --backend cuda --json "$R/sweep.json" ;;
+l2) t l2-on sb run dev/spmm/l2-sweep.json --backend cuda --json "$R/l2-on.json"
+    SPB_SPMM_L2=off t l2-off sb run dev/spmm/l2-sweep.json --backend cuda --json "$R/l2-off.json" ;;
 esac; done
 tar czf "$OUT/mma.tgz" -C "$OUT" mma && rm -rf "$R"

@@ -11,7 +11,7 @@ typedef int cudaError_t;
 constexpr int cudaSuccess = 0;
 inline const char* cudaGetErrorString(cudaError_t) { return "emu"; }
 typedef void* cudaStream_t;
-struct cudaDeviceProp { size_t sharedMemPerBlockOptin = 232448, sharedMemPerMultiprocessor = 233472; int multiProcessorCount = 132, maxThreadsPerMultiProcessor = 2048, maxBlocksPerMultiProcessor = 32; };
+struct cudaDeviceProp { size_t sharedMemPerBlockOptin = 232448, sharedMemPerMultiprocessor = 233472; int multiProcessorCount = 132, maxThreadsPerMultiProcessor = 2048, maxBlocksPerMultiProcessor = 32, l2CacheSize = 52428800; };
 inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int) { *p = cudaDeviceProp(); return 0; }
 inline cudaError_t cudaMalloc(void** p, size_t n) { *p = std::malloc(n); return 0; }
 inline cudaError_t cudaFree(void* p) { std::free(p); return 0; }
