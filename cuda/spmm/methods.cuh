@@ -670,7 +670,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
                 slots ? ("<= " + std::to_string(slots)).c_str() : "> 8", h.nb, sizeof(T) == 4 ? "f32" : "f64", h.uniform ? "uniform" : "mixed");
   const std::string why = std::string(" (") + d + ")";
   // batched-mma: a row's nonzeros are one load each over 32 lanes instead of a serial walk, but every
-  // 16-row strip re-reads its B slabs, so it pays on long rows and small nb (dev/spmm/mma-sweep.json).
+  // 16-row strip re-reads its B slabs, so it pays on long rows and small nb (measured: docs/spmm-notes.md, "batched-mma").
   if (h.layout == Layout::Col && tensor && row_len >= 32 && h.nb <= 64)
     return {"batched-mma", "column-major, rows of >= 32 nonzeros on average, nb <= 64: bitmap slabs of A x B_i on tensor cores" + why};
   if (h.layout == Layout::Col && density >= 0.25 && tile_smem_bytes(h, 4) <= dev.budget_for(2))

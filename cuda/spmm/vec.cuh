@@ -138,7 +138,7 @@ inline bool b_overflows_l2(double b_row, int lanes, const DeviceInfo& dev) {
 }
 
 // More lanes a row (past 32, up to the row's columns in one pass) while b_overflows_l2: fewer rows,
-// so fewer B_i, are in flight. Measured on the H100 (dev/spmm/l2-sweep.json, batched-csr-flat):
+// so fewer B_i, are in flight. Measured on the H100 (batched-csr-flat; docs/spmm-notes.md, "Bandwidth-bound cells"):
 // batch 3000, dim 96, 6 a row, nb 512/1024, f64: 1130/2276 -> 891/1788 us; batch 2000, dim 32, 3 a row,
 // nb 2048, f32: 428 -> 361 us. (batched-ell does not gain: 6 slots f64 lost 8-15 %.)
 inline void widen_for_l2(VecPlan& p, int nb, int ch, double b_row, const DeviceInfo& dev) {
