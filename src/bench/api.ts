@@ -6,12 +6,14 @@ import type { ExplainLine } from '../native/protocol.js';
 import { REQUEST_DEFAULTS } from './request-defaults.js';
 import type { ProfileTarget } from './profile.js';
 import type { BackendChoice, CacheState, Layout, Precision, TimingMode } from '../kinds.js';
+import type { GraphKind } from '../matrix/generate/graph.js';
 
 
 export interface SpmmRequest {
   batch: number[]; // batch sizes to sweep
   dim: string[]; // each "64" or a mixed range "32:256" (drawn per matrix)
-  nnzRow: string[]; // each "3" or "1:5"
+  nnzRow: string[]; // each "3" or "1:5"; empty with graph
+  graph?: GraphKind; // --graph: each matrix a small graph of this kind (n vertices from dim) instead of nnzRow random columns a row
   nb: number[]; // n_B values, one native run sweeps them all
   precision: Precision[];
   mode: TimingMode[];

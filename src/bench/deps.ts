@@ -2,6 +2,7 @@
 // object so tests can substitute doubles. `realDeps()` wires the real implementations.
 import type { EnvLine, NativeLine } from '../native/protocol.js';
 import type { CsrMatrix } from '../matrix/types.js';
+import type { BatchOptions } from '../matrix/generate/batch.js';
 import type { Backend, BackendChoice, Op } from '../kinds.js';
 
 export interface Range {
@@ -18,7 +19,7 @@ export interface BenchDeps {
   /** builds a --kernel plugin (src/plugins/build.ts when absent); returns its runner executable */
   buildPlugin?(file: string, manifest: import('../plugins/manifest.js').PluginManifest, log: (s: string) => void): Promise<string>;
   parseRange(text: string, what: string): Range;
-  generateBatch(opts: { batch: number; dim: Range; nnzRow: Range; seed: number; onProgress?: (done: number, total: number) => void }): CsrMatrix[];
+  generateBatch(opts: BatchOptions): CsrMatrix[];
   /** spbench-probe's env line (every GPU), or null: each GPU's memory, and the device of a run whose methods are all
    * Python ones (optional: tests omit it) */
   probeEnv?(): Promise<EnvLine | null>;

@@ -35,6 +35,6 @@ export const REQUEST_DEFAULTS = {
 export const OPTION_NAME = {
   precision: '--precision', methods: '--methods', seed: '--seed', warmup: '--warmup', samples: '--samples', repeat: '--repeat', kernel: '--kernel',
   cache: '--cache', maxNoise: '--max-noise', minSamples: '--min-samples', minTime: '--min-time', timeout: '--timeout',
-  batch: '--batch', dim: '--dim', nnzRow: '--nnz-row', nb: '--nb', mode: '--mode', layout: '--layout', matrices: '--matrices',
+  batch: '--batch', dim: '--dim', nnzRow: '--nnz-row', graph: '--graph', nb: '--nb', mode: '--mode', layout: '--layout', matrices: '--matrices',
   inputs: 'spgemm', gen: '--gen', b: '--b', gen_b: '--gen-b', breakdown: '--breakdown', explain: '--explain', verify: '--verify',
 } as const;

@@ -11,6 +11,7 @@ import { matrixRefExists } from '../matrix/matrix-ref.js';
 import { z } from 'zod';
 import { parseGenSpec } from '../matrix/generate/spec.js';
 import { parseRange } from '../matrix/generate/range.js';
+import { GRAPH_KINDS, parseGraphKind } from '../matrix/generate/graph.js';
 import { UserError } from '../util/errors.js';
 import { resolvedPath } from '../util/path-names.js';
 import { LAYOUTS, PRECISIONS, TIMING_MODES, type Op } from '../kinds.js';
@@ -114,6 +115,10 @@ export const SPMM_FIELDS = {
   batch: intList(o.batch),
   dim: rangeList(o.dim),
   nnzRow: rangeList(o.nnzRow),
+  graph: field((v) => {
+    if (typeof v !== 'string') throw new UserError(`${o.graph}: expected a graph kind (${GRAPH_KINDS.join(', ')}), received ${typeName(v)}`);
+    return parseGraphKind(v);
+  }),
   nb: intList(o.nb),
   mode: enumList(o.mode, TIMING_MODES),
   layout: field((v) => oneOf(typeof v === 'string' ? v : typeName(v), o.layout, LAYOUTS)),
@@ -150,8 +155,11 @@ const issuer = (ctx: z.RefinementCtx): Issue => (message, p = []) => ctx.addIssu
 
 /** Cross-field rules of spmm, in the order the command line has always checked them. */
 export function checkSpmm(v: Parsed<typeof SPMM_FIELDS>, issue: Issue): void {
+  if (v.graph !== undefined && v.nnzRow !== undefined && !v.matrices?.length) {
+    return issue(`--nnz-row: cannot be combined with --graph ${v.graph} (a graph's rows are its vertices' bonds and self-loop)`, ['nnzRow']);
+  }
   if (!v.matrices?.length) return;
-  const clash = (['batch', 'dim', 'nnzRow'] as const).filter((k) => v[k] !== undefined).map((k) => OPTION_NAME[k]);
+  const clash = (['batch', 'dim', 'nnzRow', 'graph'] as const).filter((k) => v[k] !== undefined).map((k) => OPTION_NAME[k]);
   if (clash.length) return issue(`--matrices: cannot be combined with ${clash.join(', ')} (the files are the batch)`, ['matrices']);
   const missing = v.matrices.find((p) => !matrixRefExists(p));
   if (missing !== undefined) issue(`--matrices: '${missing}' does not exist`, ['matrices']);
@@ -179,7 +187,7 @@ export function spmmFromFields(v: Parsed<typeof SPMM_FIELDS>): SpmmFields {
   return {
     batch: v.batch ?? d.batch,
     dim: v.dim ?? d.dim,
-    nnzRow: v.nnzRow ?? d.nnzRow,
+    ...(v.graph !== undefined ? { nnzRow: [], graph: v.graph } : { nnzRow: v.nnzRow ?? d.nnzRow }),
     nb: v.nb ?? d.nb,
     precision: v.precision ?? d.precision,
     mode: v.mode ?? d.mode,

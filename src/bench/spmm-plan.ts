@@ -2,6 +2,7 @@
 // owns a stable id that `compare` uses to pair results of two files. One native run sweeps the
 // whole n_B list, so a run yields one case per n_B.
 import { parseRange, type Range } from '../matrix/generate/range.js';
+import { graphMeanNnzRow, type GraphKind } from '../matrix/generate/graph.js';
 import { UserError } from '../util/errors.js';
 import type { SpmmRequest } from './api.js';
 import type { CacheState, Precision, TimingMode } from '../kinds.js';
@@ -19,9 +20,10 @@ export interface SpmmCasePlan extends PlannedCase {
   nb: number;
 }
 
-export type SpmmSource =
-  | { kind: 'generated'; batch: number; dim: string; nnzRow: string }
-  | { kind: 'files'; paths: string[] };
+/** A generated batch's size and its rows: random (nnzRow) or those of graphs of a kind (graph). */
+export type BatchShape = { batch: number; dim: string } & ({ nnzRow: string; graph?: undefined } | { graph: GraphKind; nnzRow?: undefined });
+/** A generated batch, or files that are the batch. */
+export type SpmmSource = ({ kind: 'generated' } & BatchShape) | { kind: 'files'; paths: string[] };
 
 export interface SpmmRunPlan {
   /** identifies the input data; runs with the same key share generated/loaded matrices */
@@ -42,16 +44,20 @@ export function filesName(paths: string[]): string {
   return distinctNames(paths).join('+');
 }
 
+// A graph batch says its kind where a random one says its nonzeros a row, so the two never share a case id.
 function sourceId(s: SpmmSource): string {
-  return s.kind === 'generated' ? `batch=${s.batch}/dim=${s.dim}/nnz=${s.nnzRow}` : `matrices=${filesName(s.paths)}`;
+  if (s.kind === 'files') return `matrices=${filesName(s.paths)}`;
+  return `batch=${s.batch}/dim=${s.dim}/${s.graph !== undefined ? `graph=${s.graph}` : `nnz=${s.nnzRow}`}`;
 }
 
 function sourceLabel(s: SpmmSource): string {
-  return s.kind === 'generated' ? `batch ${s.batch} · dim ${s.dim} · nnz/row ${s.nnzRow}` : `matrices ${filesName(s.paths)}`;
+  if (s.kind === 'files') return `matrices ${filesName(s.paths)}`;
+  return `batch ${s.batch} · dim ${s.dim} · ${s.graph !== undefined ? `${s.graph} graphs` : `nnz/row ${s.nnzRow}`}`;
 }
 
 function sourceParams(s: SpmmSource): Params {
-  return s.kind === 'generated' ? { batch: s.batch, dim: s.dim, nnz_row: s.nnzRow } : { matrices: filesName(s.paths) };
+  if (s.kind === 'files') return { matrices: filesName(s.paths) };
+  return { batch: s.batch, dim: s.dim, ...(s.graph !== undefined ? { graph: s.graph } : { nnz_row: s.nnzRow }) };
 }
 
 export function spmmCaseId(s: SpmmSource, nb: number, precision: Precision, mode: TimingMode, layout: 'row' | 'col'): string {
@@ -85,10 +91,14 @@ export function cacheTag(cache: CacheState, all: CacheState[]): { id: string; la
 }
 
 export function planSpmm(req: SpmmRequest): SpmmRunPlan[] {
+  // a graph's rows hold its bonds and self-loop, never more columns than it has vertices: nothing to check
   if (!req.matrices?.length) for (const dim of req.dim) for (const nnzRow of req.nnzRow) checkNnzRow(dim, nnzRow);
+  const graph = req.graph;
   const sources: SpmmSource[] = req.matrices?.length
     ? [{ kind: 'files', paths: req.matrices }]
-    : req.batch.flatMap((batch) => req.dim.flatMap((dim) => req.nnzRow.map((nnzRow) => ({ kind: 'generated' as const, batch, dim, nnzRow }))));
+    : graph !== undefined
+      ? req.batch.flatMap((batch) => req.dim.map((dim) => ({ kind: 'generated' as const, batch, dim, graph })))
+      : req.batch.flatMap((batch) => req.dim.flatMap((dim) => req.nnzRow.map((nnzRow) => ({ kind: 'generated' as const, batch, dim, nnzRow }))));
   const runs: SpmmRunPlan[] = [];
   for (const source of sources) {
     for (const precision of req.precision) {
@@ -128,12 +138,15 @@ export interface SpmmFootprint {
 
 const mean = (r: Range): number => (r.min + r.max) / 2;
 
-/** Expected min(k, d) for k and d drawn uniformly and independently from their ranges (checkNnzRow makes it k). */
-export function spmmFootprint(s: { batch: number; dim: string; nnzRow: string }, nb: number[], precision: Precision): SpmmFootprint {
+/** Expected nonzeros a row of a generated batch: min(k, d) for k and d drawn uniformly and independently (checkNnzRow makes it k), or a graph's. */
+export function meanNnzRow(s: BatchShape): number {
   const dim = parseRange(s.dim, '--dim');
-  const nnzRow = parseRange(s.nnzRow, '--nnz-row');
-  const rows = s.batch * mean(dim);
-  const nnz = rows * Math.min(mean(nnzRow), mean(dim));
+  return s.graph !== undefined ? graphMeanNnzRow(s.graph, dim) : Math.min(mean(parseRange(s.nnzRow, '--nnz-row')), mean(dim));
+}
+
+export function spmmFootprint(s: BatchShape, nb: number[], precision: Precision): SpmmFootprint {
+  const rows = s.batch * mean(parseRange(s.dim, '--dim'));
+  const nnz = rows * meanNnzRow(s);
   const t = precision === 'f32' ? 4 : 8;
   const nbMax = Math.max(...nb);
   // JS: Int32 row pointers + Int32 columns + Float64 values, ~250 bytes of objects per matrix.

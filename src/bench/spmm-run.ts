@@ -31,7 +31,8 @@ export function checkGpuSamples(backend: 'cpu' | 'cuda', samples: Samples): void
 
 async function loadSource(deps: BenchDeps, s: SpmmSource, seed: number, onProgress?: (done: number, total: number) => void): Promise<CsrMatrix[]> {
   if (s.kind === 'generated') {
-    return deps.generateBatch({ batch: s.batch, dim: deps.parseRange(s.dim, '--dim'), nnzRow: deps.parseRange(s.nnzRow, '--nnz-row'), seed, onProgress });
+    const shape = { batch: s.batch, dim: deps.parseRange(s.dim, '--dim'), seed, onProgress };
+    return deps.generateBatch(s.graph !== undefined ? { ...shape, graph: s.graph } : { ...shape, nnzRow: deps.parseRange(s.nnzRow, '--nnz-row') });
   }
   const mats: CsrMatrix[] = [];
   for (const p of s.paths) mats.push(...(await deps.loadBatch(p)).matrices);

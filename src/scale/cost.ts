@@ -3,6 +3,7 @@
 // compared with each other, so only the proportions matter.
 import { statSync } from 'node:fs';
 import type { SuiteCase } from '../suite/schema.js';
+import { meanNnzRow } from '../bench/spmm-plan.js';
 
 /** Mean of a "64" or "32:256" axis value. */
 function mean(text: string): number {
@@ -57,6 +58,11 @@ function fileProducts(path: string): number {
   return nnz * 8; // products ≈ nnz × a few nonzeros per row
 }
 
+/** Mean nonzeros a row of each matrix kind an spmm case generates at dim `d`: its nnzRow values, or its graphs'. */
+function perRow(c: Extract<SuiteCase, { op: 'spmm' }>, d: string): number[] {
+  return c.graph !== undefined ? [meanNnzRow({ batch: 1, dim: d, graph: c.graph })] : c.nnzRow.map(mean);
+}
+
 /** Relative cost of one suite case: work of one timed call × calls (warm-up + samples) × runs. */
 export function caseCost(c: SuiteCase): number {
   // --samples auto: about 50 samples (noise rule, min-samples 10) until the timeout says otherwise
@@ -65,7 +71,7 @@ export function caseCost(c: SuiteCase): number {
     const nbSum = c.nb.reduce((a, b) => a + b, 0);
     const per = c.matrices?.length
       ? c.matrices.map(fileProducts).reduce((a, b) => a + b, 0) / 8
-      : c.batch.reduce((s, b) => s + c.dim.reduce((t, d) => t + c.nnzRow.reduce((u, k) => u + b * mean(d) * mean(k), 0), 0), 0);
+      : c.batch.reduce((s, b) => s + c.dim.reduce((t, d) => t + perRow(c, d).reduce((u, k) => u + b * mean(d) * k, 0), 0), 0);
     return per * nbSum * c.precision.length * c.mode.length * calls + 1;
   }
   const products = [...c.gen.map(specProducts), ...c.inputs.map(fileProducts)].reduce((a, b) => a + b, 0);

@@ -14,7 +14,7 @@ import { REQUEST_DEFAULTS } from '../bench/request-defaults.js';
 
 const PATH_FIELDS = ['matrices', 'inputs', 'b', 'kernel'];
 /** Fields that describe a generated spmm batch: a case with "matrices" takes none of them from defaults. */
-const GENERATED_BATCH = ['batch', 'dim', 'nnzRow'];
+const GENERATED_BATCH = ['batch', 'dim', 'nnzRow', 'graph'];
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v);
@@ -24,6 +24,9 @@ function isObject(v: unknown): v is Record<string, unknown> {
 function withDefaults(c: Record<string, unknown>, op: Op, defaults: Record<string, unknown>): Record<string, unknown> {
   const keys = new Set<string>(CASE_FIELDS[op]);
   if (op === 'spmm' && c.matrices !== undefined) for (const k of GENERATED_BATCH) keys.delete(k);
+  // a graph batch's rows come from its graphs: a default nnzRow does not apply to it (nor a default graph to a case with nnzRow)
+  if (op === 'spmm' && c.graph !== undefined) keys.delete('nnzRow');
+  if (op === 'spmm' && c.nnzRow !== undefined) keys.delete('graph');
   const picked = Object.fromEntries(Object.entries(defaults).filter(([k]) => keys.has(k)));
   return { ...picked, ...c };
 }

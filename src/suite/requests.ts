@@ -21,6 +21,7 @@ export function describeCase(c: SuiteCase): string {
     const b = c.genB !== undefined ? ` · ${c.genB}` : c.b !== undefined ? ` · ${c.b}` : '';
     return `spgemm ${[...c.gen, ...c.inputs].join(' ')}${b} ${c.precision.join(',')}${runs}`;
   }
-  const axes = c.matrices ? `matrices ${c.matrices.length}` : `batch ${c.batch.join(',')} dim ${c.dim.join(',')} nnz/row ${c.nnzRow.join(',')}`;
+  const rows = c.graph !== undefined ? `${c.graph} graphs` : `nnz/row ${c.nnzRow.join(',')}`;
+  const axes = c.matrices ? `matrices ${c.matrices.length}` : `batch ${c.batch.join(',')} dim ${c.dim.join(',')} ${rows}`;
   return `spmm ${axes} n_B ${c.nb.join(',')} ${c.precision.join(',')} ${c.mode.join(',')}${runs}`;
 }

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import type { SpmmRequest } from '../../bench/api.js';
 import { BACKENDS } from '../../kinds.js';
+import { GRAPH_HELP, GRAPH_KINDS } from '../../matrix/generate/graph.js';
 import { oneOf } from '../../bench/options.js';
 import { REQUEST_DEFAULTS as D } from '../../bench/request-defaults.js';
 import { addCommonOptions, commonFields, defaultHelp, deviceField, metricsField, profileField, type CommonBenchOptions } from '../bench-options.js';
@@ -10,6 +11,7 @@ export interface SpmmOptions extends CommonBenchOptions {
   batch?: string;
   dim?: string;
   nnzRow?: string;
+  graph?: string;
   nb?: string;
   matrices?: string[];
   mode?: string;
@@ -24,7 +26,7 @@ export interface SpmmOptions extends CommonBenchOptions {
 export async function spmmRequest(o: SpmmOptions): Promise<SpmmRequest> {
   const { SpmmRequestFields, parseCliRequest } = await import('../../bench/request-schema.js');
   const fields = parseCliRequest(SpmmRequestFields, {
-    batch: o.batch, dim: o.dim, nnzRow: o.nnzRow, nb: o.nb, matrices: o.matrices?.length ? o.matrices : undefined, mode: o.mode, layout: o.layout, ...commonFields(o),
+    batch: o.batch, dim: o.dim, nnzRow: o.nnzRow, graph: o.graph, nb: o.nb, matrices: o.matrices?.length ? o.matrices : undefined, mode: o.mode, layout: o.layout, ...commonFields(o),
   });
   return { ...fields, ...(o.explain ? { explain: true } : {}), backend: oneOf(o.backend ?? 'auto', '--backend', BACKENDS), ...deviceField(o), ...profileField(o), ...metricsField(o) };
 }
@@ -41,6 +43,7 @@ export function register(program: Command): void {
     .option('--batch <n,...>', `matrices per batch; a list sweeps${defaultHelp(D.batch)}`)
     .option('--dim <d|lo:hi,...>', `rows = cols of each A; "32:256" draws a dim per matrix (mixed batch); a list sweeps${defaultHelp(D.dim)}`)
     .option('--nnz-row <k|lo:hi,...>', `nonzeros per row (exact, distinct columns); range draws per matrix; a list sweeps${defaultHelp(D.nnzRow)}`)
+    .option('--graph <kind>', `each A a small graph of this kind (${GRAPH_KINDS.join(', ')}) with --dim vertices, instead of --nnz-row random columns a row (Graphs below)`)
     .option('--nb <n,...>', `columns of B (nB); a list is swept in one native run${defaultHelp(D.nb)}`)
     .option('--matrices <path...>', '.mtx/.spb files or directories of them, used as the batch instead of generated matrices')
     .option('--mode <kernel|e2e|graph,...>', `timed region: kernel (device events, data resident), e2e (with host→device copies), graph (calls captured back to back in one CUDA graph, launch overhead removed)${defaultHelp(D.mode)}`)
@@ -54,9 +57,13 @@ Examples:
   spbench spmm --batch 100 --dim 64                       the paper's case, every method
   spbench spmm --dim 32,64,128 --nnz-row 1,3,5 --nb 16,32,64,128,256,512,1024
   spbench spmm --dim 32:256 --nnz-row 1:5 --batch 50,100  mixed batches (dims and nnz drawn per matrix)
+  spbench spmm --graph molecule --batch 2000 --dim 9:40 --nb 16,64   2000 molecule-like graphs (GNN batch)
   spbench spmm --matrices graphs/ --nb 64 --precision f32,f64 --mode kernel,graph
   spbench spmm --batch 10000 --mode graph --json out.json
   spbench spmm --batch 1000 --dim 32 --nnz-row 16 --methods auto --explain   the planner's choice and its rule
+
+Graphs (--graph KIND):
+  ${GRAPH_HELP.replace(/\n/g, '\n  ')}
 
 Timing: --samples timed runs after --warmup untimed ones; the table shows the median and the
 interquartile range, GFLOPS = 2·nnz(A)·nB / median time, GB/s = bytes of A, B, C / median time.`,

@@ -13,6 +13,7 @@ import { generateBanded, generateUniform } from './uniform.js';
 
 export { parseRange, type Range } from './range.js';
 export { generateBatch, type BatchOptions } from './batch.js';
+export { GRAPH_KINDS, GRAPH_HELP, parseGraphKind, type GraphKind } from './graph.js';
 export { parseGenSpec, formatGenSpec, nnzBound, MAX_NNZ, SPEC_HELP, type GenSpec } from './spec.js';
 export { parseSeed, rngFor, Rng, MAX_SEED } from './rng.js';
 
