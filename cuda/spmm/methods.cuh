@@ -55,11 +55,21 @@ class KernelMethod : public Method<T> {
 
 constexpr int kTB = 256;  // threads per block of the SWA CSR kernels
 
+// Methods whose global atomics add into C itself: with 16-bit values each atomic rounds the running
+// sum to 16 bits (atomicAdd on __half / __nv_bfloat16), which is not the f32 accumulation every other
+// method has, so they are not applicable there (swa-coo, tf-sparse-dense).
+template <typename T>
+inline std::string atomics_16bit_na() {
+  if (sizeof(T) > 2) return "";
+  return std::string("global atomics add into C in ") + Acc<T>::name + ", rounding every partial sum to 16 bits (no f32 accumulation)";
+}
+
 // swa-coo: global atomics, C zeroed by one memset inside the timed region, a launch per matrix.
 template <typename T>
 class SwaCooGlobal : public KernelMethod<T> {
  public:
   SwaCooGlobal() : KernelMethod<T>("swa-coo", "paper", DeviceBatch<T>::kCoo) {}
+  std::string not_applicable(const HostBatch<T>&, const DeviceInfo&) const override { return atomics_16bit_na<T>(); }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
     const int sw = sub_warp(h.nb), lg = log2i(sw);
@@ -107,7 +117,7 @@ class SwaCsr : public KernelMethod<T> {
     if (!shared_) { ColBlocking b; b.cb_w = std::max(h.nb, 1); return b; }
     const int sw = sub_warp(h.nb);
     const size_t budget = dev.budget_for(dev.max_threads_sm / kTB);
-    ColBlocking b = col_blocking(h.nb, sizeof(T) * (kTB / sw), budget);
+    ColBlocking b = col_blocking(h.nb, sizeof(acc_t<T>) * (kTB / sw), budget);
     b.smem = b.smem / (kTB / sw);  // per sub-warp row; launch multiplies back
     return b;
   }
@@ -134,7 +144,7 @@ class SwaCooShared : public KernelMethod<T> {
  public:
   SwaCooShared(std::string name, bool batched) : KernelMethod<T>(std::move(name), "paper", DeviceBatch<T>::kCoo), batched_(batched) {}
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
-    if (col_blocking(h.nb, sizeof(T) * h.max_m, budget(dev)).p == 0)
+    if (col_blocking(h.nb, sizeof(acc_t<T>) * h.max_m, budget(dev)).p == 0)
       return "one output column of the largest matrix (" + std::to_string(h.max_m) + " rows) does not fit the shared-memory budget (paper's case 3)";
     return "";
   }
@@ -166,9 +176,9 @@ class SwaCooShared : public KernelMethod<T> {
   void plan() override {
     const HostBatch<T>& h = *this->h_;
     const size_t bud = budget(*this->dev_);
-    all_ = col_blocking(h.nb, sizeof(T) * h.max_m, bud);
+    all_ = col_blocking(h.nb, sizeof(acc_t<T>) * h.max_m, bud);  // the shared output holds sums (acc_t<T>)
     per_.clear();
-    for (int i = 0; i < h.batch; ++i) per_.push_back(col_blocking(h.nb, sizeof(T) * std::max(h.m[i], 1), bud));
+    for (int i = 0; i < h.batch; ++i) per_.push_back(col_blocking(h.nb, sizeof(acc_t<T>) * std::max(h.m[i], 1), bud));
     // Per-matrix blockings may use more than the batch-wide one (smaller m_i): allow the whole budget.
     with_layout(h.layout, [&](auto L) { allow_smem(swa_coo_shared_kernel<T, decltype(L)::value>, bud); });
     this->info_n["smem_bytes"] = double(all_.smem);
@@ -568,7 +578,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   const int slots = ell_slots(h);
   char d[160];
   std::snprintf(d, sizeof d, "density %.3g, longest row %s, nb %d, %s, %s batch", density, slots ? ("<= " + std::to_string(slots)).c_str() : "> 8", h.nb,
-                sizeof(T) == 4 ? "f32" : "f64", h.uniform ? "uniform" : "mixed");
+                Acc<T>::name, h.uniform ? "uniform" : "mixed");
   const std::string why = std::string(" (") + d + ")";
   if (h.layout == Layout::Col && density >= 0.25 && tile_smem_bytes(h, 4) <= dev.budget_for(2))
     return {"batched-tile", "column-major, density >= 1/4 and the dense A_i tile fits shared memory: dense tile x staged B_i, 4x4 register tiles" + why};
