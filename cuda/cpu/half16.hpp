@@ -1,9 +1,9 @@
 // Portable f16 and bf16 for the CPU backend (plain C++17, no _Float16 / std::bfloat16_t needed): a value
 // is its 16 bits; conversions from float round to nearest, ties to even (IEEE binary16 with subnormals;
 // bfloat16 = the top half of a float), and to float are exact. Arithmetic happens in float
-// (Acc<F16>::type, cuda/common/value_traits.hpp), as on the GPU. Conversions from double go through
-// float: a double within 2^-24 (relative) of a 16-bit tie can round the other way, which does not
-// matter here, because the reference is computed from the rounded values themselves.
+// (Acc<F16>::type, cuda/common/value_traits.hpp), as on the GPU. Conversions from double are correctly
+// rounded too (as __double2half / __double2bfloat16): the double is rounded to float by rounding to odd,
+// which keeps ties and near-ties apart for the second rounding (float has 13 more bits than f16).
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -14,6 +14,14 @@ namespace spb::cpu {
 
 inline uint32_t float_bits(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
 inline float bits_float(uint32_t u) { float f; std::memcpy(&f, &u, 4); return f; }
+
+// v rounded to float toward zero, with the last bit set when inexact (round to odd).
+inline float float_odd(double v) {
+  float f = float(v);
+  if (std::isnan(v) || double(f) == v) return f;
+  if (std::fabs(double(f)) > std::fabs(v)) f = std::nextafter(f, 0.0f);
+  return bits_float(float_bits(f) | 1u);
+}
 
 inline uint16_t f16_bits(float f) {
   const uint32_t x = float_bits(f), sign = (x >> 16) & 0x8000u, ax = x & 0x7FFFFFFFu;
@@ -47,7 +55,7 @@ template <uint16_t (*Enc)(float), float (*Dec)(uint16_t)>
 struct Value16 {
   uint16_t bits = 0;
   Value16() = default;
-  Value16(double v) : bits(Enc(float(v))) {}  // NOLINT: implicit, like float(v)
+  Value16(double v) : bits(Enc(float_odd(v))) {}  // NOLINT: implicit, like float(v)
   operator float() const { return Dec(bits); }
 };
 using F16 = Value16<f16_bits, f16_float>;
