@@ -6,7 +6,8 @@
 // reports the choice (and each trial) in info.
 // f16 / bf16: A, B and C in the 16-bit type (CUDA_R_16F / CUDA_R_16BF), compute type CUDA_R_32F (alpha
 // and beta float), cuSPARSE's mixed-precision SpMM; an algorithm that refuses the combination is a failed
-// trial, and a peer whose every algorithm answers CUSPARSE_STATUS_NOT_SUPPORTED is not applicable.
+// trial, and a peer whose every algorithm refuses (CUSPARSE_STATUS_NOT_SUPPORTED; for 16-bit values also
+// CUSPARSE_STATUS_INVALID_VALUE, which some versions answer for a type combination) is not applicable.
 #pragma once
 #include <cusparse.h>
 #include <iterator>
@@ -161,7 +162,7 @@ class CusparsePeer : public Method<T> {
         {CUSPARSE_SPMM_ALG_DEFAULT, "DEFAULT"}, {CUSPARSE_SPMM_CSR_ALG1, "CSR_ALG1"}, {CUSPARSE_SPMM_CSR_ALG2, "CSR_ALG2"}, {CUSPARSE_SPMM_CSR_ALG3, "CSR_ALG3"}};
     double best = 1e300;
     std::string trials;
-    int unsupported = 0;  // trials refused with CUSPARSE_STATUS_NOT_SUPPORTED
+    int refused = 0;  // trials refused for the combination (see the comment at the top)
     const int reps = kind_ == Loop && hb_->batch > 1000 ? 1 : 5;
     for (auto& a : algs) {
       void* scratch = nullptr;
@@ -172,15 +173,17 @@ class CusparsePeer : public Method<T> {
         trials += std::string(trials.empty() ? "" : ", ") + a.second + " " + std::to_string(us) + " us";
         if (us < best) { best = us; alg_ = a.first; alg_name_ = a.second; }
       } catch (const CudaError& e) {
-        const bool ns = std::string(e.what()).find("CUSPARSE_STATUS_NOT_SUPPORTED") != std::string::npos;
-        unsupported += ns;
-        trials += std::string(trials.empty() ? "" : ", ") + a.second + (ns ? " not supported" : " failed");
+        const std::string what = e.what();
+        const bool ns = what.find("CUSPARSE_STATUS_NOT_SUPPORTED") != std::string::npos;
+        const bool iv = sizeof(T) == 2 && what.find("CUSPARSE_STATUS_INVALID_VALUE") != std::string::npos;
+        refused += ns || iv;
+        trials += std::string(trials.empty() ? "" : ", ") + a.second + (ns ? " not supported" : iv ? " refused (CUSPARSE_STATUS_INVALID_VALUE)" : " failed");
         cudaGetLastError();
       }
       if (scratch) cudaFree(scratch);
     }
     CUDA_CHECK(cudaStreamSynchronize(s));
-    if (best == 1e300 && unsupported == int(std::size(algs)))
+    if (best == 1e300 && refused == int(std::size(algs)))
       throw NotApplicable(std::string("cuSPARSE SpMM supports none of its CSR algorithms for ") + Acc<T>::name + " values with this layout and batching (" +
                           trials + ")");
     if (best == 1e300) throw CudaError("cusparseSpMM failed with every algorithm (" + trials + ")");
