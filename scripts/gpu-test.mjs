@@ -100,6 +100,7 @@ function cases(inp, backend) {
   const spmmT = ['--warmup', '2', '--samples', '20'];
   const spgemmT = ['--warmup', '1', '--samples', '3'];
   const both = ['--precision', 'f32,f64'];
+  const half = ['--precision', 'f16,bf16'];
   const allModes = ['--mode', 'kernel,e2e,graph'];
   return [
     { op: 'spmm', name: 'dim 1, nnz/row 1, nB 1/17/33/1000', args: ['--batch', '7', '--dim', '1', '--nnz-row', '1', '--nb', '1,17,33,1000', ...both, ...spmmT] },
@@ -116,6 +117,17 @@ function cases(inp, backend) {
     { op: 'spmm', name: 'mixed dims 16:200, nnz/row 1:16, column-major', args: ['--batch', '77', '--dim', '16:200', '--nnz-row', '1:16', '--nb', '5,64,130', '--layout', 'col', ...both, '--mode', 'kernel,graph', ...spmmT] },
     { op: 'spmm', name: 'dim 1000 (staged column blocks of B)', args: ['--batch', '3', '--dim', '1000', '--nnz-row', '40', '--nb', '8,100', ...both, ...spmmT] },
     { op: 'spmm', name: 'dim 1000, column-major', args: ['--batch', '3', '--dim', '1000', '--nnz-row', '40', '--nb', '8,100', '--layout', 'col', ...both, ...spmmT] },
+    // f16 / bf16 (16-bit A, B, C; f32 accumulation): 8-wide vectors where nB % 8 == 0, the scalar paths elsewhere
+    { op: 'spmm', name: 'f16/bf16: dim 1, nnz/row 1, nB 1/17/33/1000', args: ['--batch', '7', '--dim', '1', '--nnz-row', '1', '--nb', '1,17,33,1000', ...half, ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16: files: empty rows, nnz-0 and 1×1 matrices, dense rows, all modes', args: ['--matrices', inp.batch, '--nb', '1,8,17,1000', ...half, ...allModes, ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16: column-major files: empty rows, nnz-0 and 1×1 matrices, dense rows', args: ['--matrices', inp.batch, '--nb', '1,8,17,1000', '--layout', 'col', ...half, '--mode', 'kernel,graph', ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16: batch 1, nB 1/8/24/1000', args: ['--batch', '1', '--dim', '64', '--nnz-row', '3', '--nb', '1,8,24,1000', ...half, ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16: mixed dims 16:200, nnz/row 1:16, nB 5/16/17/264', args: ['--batch', '77', '--dim', '16:200', '--nnz-row', '1:16', '--nb', '5,16,17,264', ...half, '--mode', 'kernel,graph', ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16: mixed dims 16:200, nnz/row 1:16, column-major', args: ['--batch', '77', '--dim', '16:200', '--nnz-row', '1:16', '--nb', '5,16,17,264', '--layout', 'col', ...half, ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16: dense-ish rows (dim 32, nnz/row 16)', args: ['--batch', '300', '--dim', '32', '--nnz-row', '16', '--nb', '16,24,256', ...half, ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16: dense-ish rows (dim 32, nnz/row 16), column-major', args: ['--batch', '300', '--dim', '32', '--nnz-row', '16', '--nb', '16,24,256', '--layout', 'col', ...half, ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16: paper case, uniform batch (strided peers), all modes', args: ['--batch', '100', '--dim', '64', '--nnz-row', '3', '--nb', '16,64,256', ...half, ...allModes, ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16: dim 1000 (staged column blocks of B)', args: ['--batch', '3', '--dim', '1000', '--nnz-row', '40', '--nb', '8,100', ...half, ...spmmT] },
     { op: 'spmm', name: 'huge batch 10000', args: ['--batch', '10000', '--dim', '64', '--nnz-row', '3', '--nb', '64', ...(backend === 'cpu' ? [] : allModes), ...spmmT] },
     { op: 'spgemm', name: 'empty rows, empty matrix, 1×1', args: [inp.emptyRows, inp.empty, inp.one, ...both, ...spgemmT] },
     { op: 'spgemm', name: 'rectangular A·B (200×350 · 350×90)', args: [inp.rectA, '--b', inp.rectB, ...both, ...spgemmT] },

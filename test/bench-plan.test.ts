@@ -89,6 +89,22 @@ test('planSpmm: --nnz-row above --dim is a usage error naming both options (noth
   assert.equal(planSpmm(spmm({ matrices: ['/x'], dim: ['4'], nnzRow: ['70'] })).length, 1);
 });
 
+test('planSpmm: f16 and bf16 are precisions of their own cases; their footprint counts 2-byte values', () => {
+  const runs = planSpmm(spmm({ precision: ['f16', 'bf16', 'f32'], nb: [16, 256] }));
+  assert.deepEqual(runs.map((r) => r.precision), ['f16', 'bf16', 'f32']);
+  assert.deepEqual(runs[0].cases.map((c) => c.id), ['spmm/batch=100/dim=64/nnz=3/nb=16/f16/kernel', 'spmm/batch=100/dim=64/nnz=3/nb=256/f16/kernel']);
+  assert.match(runs[1].label, / · bf16 · /);
+  const s = { batch: 1000, dim: '64', nnzRow: '3' };
+  const [f16, bf16, f32, f64] = (['f16', 'bf16', 'f32', 'f64'] as const).map((p) => spmmFootprint(s, [256], p));
+  // device: nnz (t + 4) + rows·4 + 2·rows·nb·t, so B and C halve from f32 to f16
+  const rows = 1000 * 64, nnz = rows * 3;
+  assert.equal(f16.deviceBytes, nnz * 6 + rows * 4 + 2 * rows * 256 * 2);
+  assert.equal(f32.deviceBytes, nnz * 8 + rows * 4 + 2 * rows * 256 * 4);
+  assert.equal(f64.deviceBytes, nnz * 12 + rows * 4 + 2 * rows * 256 * 8);
+  assert.deepEqual(bf16, f16);
+  assert.ok(f16.hostBytes < f32.hostBytes && f32.hostBytes < f64.hostBytes);
+});
+
 test('checkSpmmFits: refuses a run that cannot fit with the bytes it needs and what the machine has', () => {
   const [run] = planSpmm(spmm({ batch: [10_000_000], dim: ['64'], nb: [1024] }));
   const f = spmmFootprint({ batch: 10_000_000, dim: '64', nnzRow: '3' }, [1024], 'f32');

@@ -44,6 +44,19 @@ test('spmm --batch 4 --dim 8 --nb 3,5 --backend cpu --json out.json writes a val
   assert.ok(!readdirSync(dir).some((f) => f.endsWith('.tmp')), 'no temporary file left next to the output');
 });
 
+test('spmm --precision f16,bf16 on the CPU backend: cases of their own, verified with the tolerance of each precision, which the table states', () => {
+  const out = join(dir, 'half.json');
+  const r = spbench(['spmm', '--batch', '3', '--dim', '5:12', '--nnz-row', '1:3', '--nb', '1,8', '--precision', 'f16,bf16', ...FAST, '--json', out]);
+  assert.equal(r.code, 0, r.stderr);
+  const file = ResultFile.parse(JSON.parse(readFileSync(out, 'utf8')));
+  assert.deepEqual(file.cases.map((c) => c.id), ['spmm/batch=3/dim=5:12/nnz=1:3/nb=1/f16/kernel', 'spmm/batch=3/dim=5:12/nnz=1:3/nb=8/f16/kernel',
+    'spmm/batch=3/dim=5:12/nnz=1:3/nb=1/bf16/kernel', 'spmm/batch=3/dim=5:12/nnz=1:3/nb=8/bf16/kernel']);
+  assertAllVerified(file);
+  for (const c of file.cases) for (const x of c.results) assert.equal(x.verify.tol, c.params.precision === 'f16' ? 1e-3 : 8e-3, `${c.id} ${x.method}`);
+  assert.equal(r.stdout.match(/tol 1\.0e-3 \(normalized error\)/g)?.length, 2);
+  assert.equal(r.stdout.match(/tol 8\.0e-3 \(normalized error\)/g)?.length, 2);
+});
+
 test('spgemm on a generated matrix with --json - prints only the result file', () => {
   const r = spbench(['spgemm', '--gen', 'stencil:dims=2,n=6,points=5', ...FAST, '--precision', 'f32,f64', '--json', '-']);
   assert.equal(r.code, 0, r.stderr);

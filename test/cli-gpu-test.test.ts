@@ -28,6 +28,15 @@ test('gpu-test: the spgemm odd cases pass on the CPU backend, summary last, log 
   assert.equal(readFileSync(log, 'utf8'), r.stdout);
 });
 
+test('gpu-test: the f16/bf16 spmm cases pass on the CPU backend (odd sizes, both layouts, 16-bit tolerances)', () => {
+  const r = gpuTest(['--only', 'spmm', '--match', 'f16/bf16']);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  const pass = r.stdout.split('\n').filter((l) => l.startsWith('PASS spmm: f16/bf16'));
+  assert.equal(pass.length, 10, r.stdout);
+  assert.ok(pass.some((l) => /column-major files/.test(l)) && pass.some((l) => /dim 1, nnz\/row 1/.test(l)));
+  assert.match(r.stdout.trim().split('\n').at(-1)!, /^\d+ passed, 0 failed$/);
+});
+
 test('gpu-test: a failed verification fails the run (exit 1) and is listed', () => {
   const r = gpuTest(['--only', 'spmm', '--match', 'batch 1'], { SPBENCH_NATIVE_ARGS: '--inject-fault' });
   assert.equal(r.status, 1, r.stdout + r.stderr);

@@ -9,7 +9,7 @@ const cases: [string[], string][] = [
   [['spmm', '--batch', 'many'], "--batch: 'many' is not a positive integer"],
   [['spmm', '--dim', '256:32'], '--dim must be a positive integer or MIN:MAX range, got "256:32" (min 256 is greater than max 32)'],
   [['spmm', '--nnz-row', '0'], '--nnz-row must be a positive integer or MIN:MAX range, got "0" (0 is not positive)'],
-  [['spmm', '--precision', 'f16'], "--precision: 'f16' is not one of f32, f64"],
+  [['spmm', '--precision', 'f8'], "--precision: 'f8' is not one of f32, f64, f16, bf16"],
   [['spmm', '--mode', 'kernel,fast'], "--mode: 'fast' is not one of kernel, e2e, graph"],
   [['spmm', '--layout', 'diag'], "--layout: 'diag' is not one of row, col"],
   [['spmm', '--backend', 'tpu'], "--backend: 'tpu' is not one of auto, cpu, cuda"],
@@ -24,6 +24,8 @@ const cases: [string[], string][] = [
   [['spgemm', '/no/such.mtx'], "spgemm: file '/no/such.mtx' does not exist"],
   [['spgemm', '--gen', 'stencil:dims=2,n=8,points=5', '--b', '/no/b.mtx'], "--b: file '/no/b.mtx' does not exist"],
   [['spgemm', '--gen', 'stencil:dims=2,n=8,points=5', '--precision', 'half'], "--precision: 'half' is not one of f32, f64"],
+  [['spgemm', '--gen', 'stencil:dims=2,n=8,points=5', '--precision', 'f32,f16'], '--precision f16: spgemm runs f32 and f64 only (f16 and bf16 are for spmm)'],
+  [['spgemm', '--gen', 'stencil:dims=2,n=8,points=5', '--precision', 'bf16'], '--precision bf16: spgemm runs f32 and f64 only (f16 and bf16 are for spmm)'],
 ];
 
 for (const [args, message] of cases) {

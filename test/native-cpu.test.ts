@@ -80,6 +80,70 @@ describe('spbench-cpu spmm', () => {
     }
   }
 
+  for (const precision of ['f16', 'bf16'] as const) {
+    for (const layout of ['row', 'col'] as const) {
+      it(`${precision}: small integers are exact, so the known C comes out (${layout}-major), every method verified with the ${precision} tolerance`, async () => {
+        const input = await writeSpb(dir, `a3-${precision}-${layout}.spb`, [A3], 'f32');
+        const args = ['spmm', '--input', input, '--nb', '2,3', '--precision', precision, '--layout', layout, '--b-fill', 'index', '--dump-output', '--warmup', '0', '--samples', '2'];
+        const lines = await runNative(exe, args);
+        const res = results(lines);
+        assert.equal(res.length, 4);
+        for (const r of res) {
+          assertVerifiedOk(r);
+          assert.equal(r.params.precision, precision);
+          assert.equal(r.verify.tol, precision === 'f16' ? 1e-3 : 8e-3);
+          // 2-byte values: A (3 nonzeros, 4 row pointers) + B (3 × nb) + C (3 × nb)
+          if (r.method === 'cpu-csr') assert.equal(r.bytes_moved, 4 * 4 + 3 * (4 + 2) + 2 * 3 * Number(r.params.nb) * 2);
+        }
+        const c = dumpedC(lines);
+        for (const method of ['cpu-csr', 'cpu-coo']) for (const nb of [2, 3]) assert.deepEqual(c.get(`${method} nb=${nb} matrix 0`), handC[nb], `${method} nb=${nb}`);
+      });
+    }
+  }
+
+  it('f16 / bf16: A is rounded to the 16-bit type and the reference uses the rounded value', async () => {
+    // 1 + 2^-9 is an f16 value (10 fraction bits) but not a bf16 one (7 bits: it rounds to 1); B[0][0] = -3
+    const input = await writeSpb(dir, 'round16.spb', [{ rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [1 + 2 ** -9] }], 'f32');
+    const c = async (precision: string) => {
+      const lines = await runNative(exe, ['spmm', '--input', input, '--nb', '1', '--precision', precision, '--b-fill', 'index', '--dump-output', '--samples', '1', '--warmup', '0']);
+      for (const r of results(lines)) assertVerifiedOk(r);
+      return dumpedC(lines).get('cpu-coo nb=1 matrix 0');
+    };
+    assert.deepEqual(await c('f16'), [[-3 * (1 + 2 ** -9)]]);
+    assert.deepEqual(await c('bf16'), [[-3]]);
+    assert.deepEqual(await c('f32'), [[-3 * (1 + 2 ** -9)]]);
+  });
+
+  it('f16 / bf16 with random B on a mixed batch: C is stored in 16 bits (errors of the output rounding), within the tolerance', async () => {
+    const mats: SmallCsr[] = [A3, { rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [0.3] }, { rows: 2, cols: 4, rowPtr: [0, 0, 0], colIdx: [], values: [] },
+      { rows: 4, cols: 5, rowPtr: [0, 3, 3, 5, 8], colIdx: [0, 2, 4, 1, 3, 0, 1, 4], values: [0.1, -0.7, 0.35, 0.9, -0.2, 0.45, 0.6, -0.15] }];
+    const input = await writeSpb(dir, 'mixed16.spb', mats, 'f32');
+    for (const [precision, ulp] of [['f16', 2 ** -11], ['bf16', 2 ** -8]] as const) {
+      const lines = await runNative(exe, ['spmm', '--input', input, '--nb', '1,17,64', '--precision', precision, '--samples', '1', '--warmup', '0']);
+      const res = results(lines);
+      assert.equal(res.length, 6);
+      for (const r of res) {
+        assertVerifiedOk(r);
+        const err = r.verify.max_rel_err ?? NaN;
+        // within half an ulp of the output rounding plus f32 sums, and not the 1e-7 of an f32 output
+        assert.ok(err <= ulp * 1.01 && err > ulp / 64, `${precision} ${r.method} nb ${r.params.nb}: error ${err}`);
+      }
+    }
+  });
+
+  it('f16: an unwritten output row is caught by the NaN poison (16-bit NaN)', async () => {
+    const input = await writeSpb(dir, 'a3-fault16.spb', [A3], 'f32');
+    const [r] = results(await runNative(exe, ['spmm', '--input', input, '--nb', '4', '--methods', 'cpu-csr', '--precision', 'f16', '--inject-fault', '--samples', '1']));
+    assert.equal(r.status, 'failed');
+    assert.equal(r.verify.passed, false);
+    assert.match(r.verify.detail ?? '', /row 2 column 0: non-finite output nan/);
+  });
+
+  it('spgemm refuses f16 (SpGEMM has f32 and f64 only)', async () => {
+    const input = await writeSpb(dir, 'a3-spgemm16.spb', [A3]);
+    await assert.rejects(runNative(exe, ['spgemm', '--a', input, '--precision', 'f16']), (e: Error) => e instanceof UserError && /--precision must be f32\|f64, got 'f16'/.test(e.message));
+  });
+
   it('mixed batch: 3x3, 1x1 and an empty 2x4 matrix', async () => {
     const input = await writeSpb(dir, 'mixed.spb', [A3, { rows: 1, cols: 1, rowPtr: [0, 1], colIdx: [0], values: [2.5] }, { rows: 2, cols: 4, rowPtr: [0, 0, 0], colIdx: [], values: [] }]);
     const lines = await runNative(exe, ['spmm', '--input', input, '--nb', '2', '--precision', 'f64', '--b-fill', 'index', '--dump-output', '--samples', '1', '--warmup', '0']);
@@ -270,7 +334,7 @@ describe('spbench-cpu bad input', () => {
     }, /bad magic/],
     ['missing file', async () => ['spmm', '--input', join(dir, 'nope.spb')], /cannot open file/],
     ['unknown method', async () => ['spmm', '--input', await writeSpb(dir, 'm.spb', [A3]), '--methods', 'cpu-csr,nope'], /unknown method 'nope'/],
-    ['bad precision', async () => ['spmm', '--input', await writeSpb(dir, 'm.spb', [A3]), '--precision', 'f16'], /--precision must be f32\|f64/],
+    ['bad precision', async () => ['spmm', '--input', await writeSpb(dir, 'm.spb', [A3]), '--precision', 'f8'], /--precision must be f32\|f64\|f16\|bf16, got 'f8'/],
     ['bad n_B', async () => ['spmm', '--input', await writeSpb(dir, 'm.spb', [A3]), '--nb', '0'], /--nb values must be/],
     ['unknown command', async () => ['transpose'], /unknown command 'transpose'/],
     ['SpGEMM shape mismatch', async () => ['spgemm', '--a', await writeSpb(dir, 'r.spb', [{ rows: 1, cols: 2, rowPtr: [0, 1], colIdx: [1], values: [1] }])], /cannot multiply: A is 1 x 2 but B has 1 rows/],

@@ -112,6 +112,8 @@ test('not applicable: precision, layout, mixed batch, graph mode and the CPU bac
   const base = { backend: 'cuda', precision: 'f32', layout: 'row', mode: 'kernel', mixed: false } as const;
   assert.equal(spmmNotApplicable(m, base), null);
   assert.equal(spmmNotApplicable(m, { ...base, precision: 'f64' }), 'the plugin declares precisions f32; this case is f64');
+  // the plugin ABI carries f32 and f64 values: f16 / bf16 cases are never a plugin's
+  assert.equal(spmmNotApplicable({ ...m, precisions: ['f32', 'f64'] }, { ...base, precision: 'bf16' }), 'the plugin declares precisions f32, f64; this case is bf16');
   assert.equal(spmmNotApplicable(m, { ...base, layout: 'col' }), 'the plugin declares layouts row; this case is col-major');
   assert.match(spmmNotApplicable(m, { ...base, mixed: true }) ?? '', /does not declare mixed batches/);
   assert.match(spmmNotApplicable(m, { ...base, mode: 'graph' }) ?? '', /does not declare graph capture/);

@@ -72,7 +72,8 @@ test('bad suites give errors naming the file and the JSON path of the field', ()
   assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).nnz_row = 3)), /cases\[0\]\.nnz_row: unknown field/);
   assert.match(bad((s) => ((s.cases[1] as Record<string, unknown>).op = 'spmv')), /cases\[1\]\.op: Invalid discriminator value/);
   assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).dim = '32-256')), /cases\[0\]\.dim: --dim must be a positive integer or MIN:MAX range, got "32-256"/);
-  assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).precision = 'f16')), /cases\[0\]\.precision/);
+  assert.match(bad((s) => ((s.cases[0] as Record<string, unknown>).precision = 'f8')), /cases\[0\]\.precision: --precision: 'f8' is not one of f32, f64, f16, bf16$/);
+  assert.match(bad((s) => (s.cases[2].precision = 'bf16')), /cases\[2\]\.precision: --precision bf16: spgemm runs f32 and f64 only \(f16 and bf16 are for spmm\)$/);
   assert.match(bad((s) => ((s.cases[1] as Record<string, unknown>).batch = 4)), /cases\[1\]\.matrices: --matrices: cannot be combined with --batch \(the files are the batch\)/);
   assert.match(bad((s) => ((s.cases[1] as Record<string, unknown>).matrices = 'nosuch/')), /cases\[1\]\.matrices: --matrices: '\S*nosuch' does not exist/);
   assert.match(bad((s) => delete (s.cases[2] as Record<string, unknown>).gen), /cases\[2\]\.gen: spgemm: give at least one matrix file or --gen SPEC/);
@@ -103,14 +104,17 @@ test('the shipped suites in reports/suites validate and cover the seeds\' figure
   const gens = suites['spgemm.json'].cases.flatMap((c) => (c.op === 'spgemm' ? c.gen ?? [] : []));
   assert.deepEqual(gens, ['stencil:dims=3,n=40,points=27', 'stencil:dims=3,n=64,points=27', 'stencil:dims=2,n=1000,points=5', 'uniform:rows=200000,nnz_row=8', 'rmat:scale=16,ef=8', 'rmat:scale=18,ef=4']);
   for (const c of suites['ci-smoke.json'].cases) assert.ok(typeof c.samples === 'number' && c.samples >= 20, 'compare needs enough samples');
-  // spmm-wide (issue 10): dims 16-1024, nnz/row 1 to dim/2, nB 8-1024, both layouts, f32/f64, batch 10-10000, mixed
+  // spmm-wide (issue 10): dims 16-1024, nnz/row 1 to dim/2, nB 8-1024, both layouts, f32/f64/f16/bf16, batch 10-10000, mixed
   const wide = suites['spmm-wide.json'].cases.flatMap((c) => (c.op === 'spmm' ? [c] : []));
   const all = <K extends 'dim' | 'nnzRow' | 'nb' | 'batch' | 'precision'>(k: K) => wide.flatMap((c) => (c[k] ?? []) as unknown[]).map(String);
   for (const d of ['16', '1024', '16:256']) assert.ok(all('dim').includes(d), `dim ${d}`);
   for (const n of ['1', '512']) assert.ok(all('nnzRow').includes(n), `nnz/row ${n}`);
   for (const nb of ['8', '1024']) assert.ok(all('nb').includes(nb), `nB ${nb}`);
   for (const b of ['10', '10000']) assert.ok(all('batch').includes(b), `batch ${b}`);
-  assert.deepEqual([...new Set(all('precision'))].sort(), ['f32', 'f64']);
+  assert.deepEqual([...new Set(all('precision'))].sort(), ['bf16', 'f16', 'f32', 'f64']);
+  // 16-bit cells: row-major f16 and bf16, and a column-major f16 one
+  const half = wide.filter((c) => c.precision.some((p) => p === 'f16' || p === 'bf16'));
+  assert.deepEqual(half.map((c) => [c.layout, [...c.precision].sort().join(',')]), [['row', 'bf16,f16'], ['col', 'f16']]);
   assert.deepEqual([...new Set(wide.map((c) => c.layout))].sort(), ['col', 'row']);
   for (const c of wide) if (Array.isArray(c.methods)) assert.ok(c.methods.includes('auto'), `${c.name} runs auto`);
 });

@@ -1,6 +1,8 @@
 // CI compile check (nvcc -c, CUDA runtime headers only): every SpMM kernel of ours and the paper's,
 // and the TensorFlow-style peer, instantiated for float and double and both layouts (column-major and
-// staged kernels with several slot counts / columns per thread).
+// staged kernels with several slot counts / columns per thread), and for __half and __nv_bfloat16
+// (f32 accumulation, 8-wide vectors).
+#include "../common/half_types.cuh"
 #include "../spmm/methods.cuh"
 #include "../peers/spmm_tf.cuh"
 
@@ -36,27 +38,36 @@ template __global__ void csr_flat_kernel<double, 1, 1>(const int*, const int*, c
 template __global__ void csr_flat_kernel<double, 2, 1>(const int*, const int*, const double*, const double*, double*, int, int, unsigned);
 template __global__ void csr_flat_kernel<float, 4, 2>(const int*, const int*, const float*, const float*, float*, int, int, unsigned);
 template __global__ void csr_flat_kernel<double, 2, 2>(const int*, const int*, const double*, const double*, double*, int, int, unsigned);
+// 16-bit values
+#define SPB_HALF(T)                                                                                                      \
+  SPB_INST(T, Layout::Row)                                                                                               \
+  SPB_INST(T, Layout::Col)                                                                                               \
+  SPB_COL(T, 0)                                                                                                          \
+  SPB_COL(T, 8)                                                                                                          \
+  template __global__ void csr_vec_kernel<T, Layout::Row, 8>(BatchView<T>, int, unsigned);                               \
+  template __global__ void csr_flat_kernel<T, 8, 2>(const int*, const int*, const T*, const T*, T*, int, int, unsigned); \
+  template __global__ void staged_kernel<T, Layout::Row, 8>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int);
+SPB_HALF(__half)
+SPB_HALF(__nv_bfloat16)
+#undef SPB_HALF
 #undef SPB_INST
 #undef SPB_COL
 // Host wrappers too (they hold the launch logic).
-template class SwaCooGlobal<float>;
-template class SwaCooGlobal<double>;
-template class SwaCsr<float>;
-template class SwaCsr<double>;
-template class SwaCooShared<float>;
-template class SwaCooShared<double>;
-template class CsrVec<float>;
-template class CsrVec<double>;
-template class EllFlat<float>;
-template class EllFlat<double>;
-template class ColMajor<float>;
-template class ColMajor<double>;
-template class Staged<float>;
-template class Staged<double>;
-template class Tile<float>;
-template class Tile<double>;
-template class Auto<float>;
-template class Auto<double>;
-template class TfSparseDense<float>;
-template class TfSparseDense<double>;
+#define SPB_HOST(T)                  \
+  template class SwaCooGlobal<T>;    \
+  template class SwaCsr<T>;          \
+  template class SwaCooShared<T>;    \
+  template class CsrVec<T>;          \
+  template class EllFlat<T>;         \
+  template class ColMajor<T>;        \
+  template class Staged<T>;          \
+  template class Tile<T>;            \
+  template class MmaTiles<T>;        \
+  template class Auto<T>;            \
+  template class TfSparseDense<T>;
+SPB_HOST(float)
+SPB_HOST(double)
+SPB_HOST(__half)
+SPB_HOST(__nv_bfloat16)
+#undef SPB_HOST
 }  // namespace spb

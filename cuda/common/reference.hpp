@@ -10,11 +10,12 @@
 #include <thread>
 #include <vector>
 #include "binfmt.hpp"
+#include "value_traits.hpp"
 
 namespace spb {
 
 // Default verification tolerances on the normalized error |c - ref| / sum|a*b| (see max_norm_err).
-inline double default_tol(bool f32) { return f32 ? 1e-4 : 1e-12; }
+inline double default_tol(bool f32) { return f32 ? Acc<float>::tol : Acc<double>::tol; }
 
 // C = A * B for one matrix; B is dense k x nb (row-major, ldb = nb), C is m x nb (row-major).
 // Also returns, per output, the sum of |a*b| terms, which bounds the rounding error of any summation order.
@@ -39,14 +40,15 @@ struct ErrReport {
   double got = 0, want = 0;
 };
 
-// Normalized error of each element: |got - want| / max(sum|a*b|, tiny). Exact zeros (no terms) must be exactly 0.
+// Normalized error of each element: |got - want| / max(sum|a*b|, floor) (floor: tiny, or f16's smallest
+// normal, Acc<T>::floor). Exact zeros (no terms) must be exactly 0.
 template <typename T>
-ErrReport max_norm_err(const T* got, const double* want, const double* absw, int64_t n) {
+ErrReport max_norm_err(const T* got, const double* want, const double* absw, int64_t n, double floor = std::numeric_limits<double>::min()) {
   ErrReport r;
   for (int64_t i = 0; i < n; ++i) {
     double g = double(got[i]);
     if (!std::isfinite(g)) { r.finite = false; r.where = i; r.got = g; r.want = want[i]; return r; }
-    double scale = absw[i] > 0 ? absw[i] : std::numeric_limits<double>::min();
+    double scale = absw[i] > floor ? absw[i] : floor;
     double e = std::fabs(g - want[i]) / scale;
     if (absw[i] == 0 && g != 0) e = std::numeric_limits<double>::infinity();
     if (e > r.max_err) { r.max_err = e; r.where = i; r.got = g; r.want = want[i]; }

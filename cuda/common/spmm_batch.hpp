@@ -39,7 +39,8 @@ inline void parse_spmm_run(const Args& a, SpmmRunOptions& o) {
   if (o.nbs.empty()) throw std::invalid_argument("--nb needs at least one value");
   for (long long nb : o.nbs) if (nb < 1 || nb > (1 << 20)) throw std::invalid_argument("--nb values must be in 1..1048576, got " + std::to_string(nb));
   o.precision = a.get("precision", "f32");
-  if (o.precision != "f32" && o.precision != "f64") throw std::invalid_argument("--precision must be f32 or f64, got '" + o.precision + "'");
+  if (o.precision != "f32" && o.precision != "f64" && o.precision != "f16" && o.precision != "bf16")
+    throw std::invalid_argument("--precision must be f32, f64, f16 or bf16, got '" + o.precision + "'");
   o.mode = a.get("mode", "kernel");
   if (o.mode != "kernel" && o.mode != "e2e" && o.mode != "graph") throw std::invalid_argument("--mode must be kernel, e2e or graph, got '" + o.mode + "'");
   o.layout = a.get("layout", "row");
@@ -160,7 +161,7 @@ SpmmCheck check_spmm(const std::vector<T>& got, const SpmmBatchData<T>& h, const
     for (int r = 0; r < h.m[i]; ++r)
       for (int j = 0; j < h.nb; ++j)
         row[size_t(r) * h.nb + j] = got[co + size_t(h.layout == BatchLayout::Row ? int64_t(r) * h.nb + j : int64_t(j) * h.m[i] + r)];
-    ErrReport e = max_norm_err(row.data(), R.c.data() + co, R.abs.data() + co, int64_t(n));
+    ErrReport e = max_norm_err(row.data(), R.c.data() + co, R.abs.data() + co, int64_t(n), Acc<T>::floor);
     const bool bad = !e.finite || e.max_err > tol;
     if (e.finite) out.max_err = std::max(out.max_err, e.max_err);
     if (bad && out.passed) {

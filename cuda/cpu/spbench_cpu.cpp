@@ -16,7 +16,7 @@ using namespace spb::cpu;
 namespace {
 
 const char* kUsage =
-    "usage: spbench-cpu spmm --input BATCH.spb --nb 16,64 --precision f32|f64 --methods all|cpu-csr,cpu-coo\n"
+    "usage: spbench-cpu spmm --input BATCH.spb --nb 16,64 --precision f32|f64|f16|bf16 --methods all|cpu-csr,cpu-coo\n"
     "                        [--mode kernel|e2e|graph] [--warmup N] [--samples N|auto] [--max-noise P] [--min-samples N] [--min-time S] [--timeout S] [--cache hot|cold] [--layout row|col] [--seed S]\n"
     "       spbench-cpu spgemm --a A.spb [--b B.spb] --precision f32|f64 --methods all|cpu-gustavson\n"
     "                        [--warmup N] [--samples N|auto] [--max-noise P] [--min-samples N] [--min-time S] [--timeout S] [--cache hot|cold] [--breakdown] [--explain] [--reference cpu|none|rows:N] [--reference-cache DIR] [--verify-seed S]\n"
@@ -32,9 +32,9 @@ std::string one_of(const Args& a, const std::string& key, const std::string& def
   throw BadInput("--" + key + " must be " + list + ", got '" + v + "'");
 }
 
-Common common_options(const Args& a, const std::vector<std::string>& known, int warmup, int samples) {
+Common common_options(const Args& a, const std::vector<std::string>& known, int warmup, int samples, const std::vector<std::string>& precisions) {
   Common c;
-  c.precision = one_of(a, "precision", "f32", {"f32", "f64"});
+  c.precision = one_of(a, "precision", "f32", precisions);
   c.methods = pick_methods(a.list("methods", "all"), known);
   const long long w = a.integer("warmup", warmup);
   if (w < 0 || w > 100000) throw BadInput("--warmup must be between 0 and 100000, got " + std::to_string(w));
@@ -97,7 +97,7 @@ int run(int argc, char** argv) {
   if (a.command() == "spmm") {
     SpmmOptions o;
     const std::string input = a.need("input");
-    o.common = common_options(a, spmm_methods(), 5, 20);
+    o.common = common_options(a, spmm_methods(), 5, 20, {"f32", "f64", "f16", "bf16"});
     o.nbs = a.ints("nb", "16");
     if (o.nbs.empty()) throw BadInput("--nb needs at least one value");
     for (long long nb : o.nbs)
@@ -115,7 +115,7 @@ int run(int argc, char** argv) {
   } else if (a.command() == "spgemm") {
     SpgemmOptions o;
     const std::string pa = a.need("a");
-    o.common = common_options(a, spgemm_methods(), 2, 10);
+    o.common = common_options(a, spgemm_methods(), 2, 10, {"f32", "f64"});
     o.breakdown = a.has("breakdown");
     o.explain = a.has("explain");
     o.reference = parse_reference(a.get("reference", "cpu"), uint64_t(a.integer("verify-seed", 1)), a.get("reference-cache"));

@@ -1,12 +1,15 @@
 // CPU reference SpMM for a batch: C_i = A_i * B_i, B_i dense k_i x nb drawn from the seed.
 // Methods: cpu-csr (OpenMP over all rows of the batch, float64 accumulation) and cpu-coo (COO
-// scatter into C in the precision under test, OpenMP over matrices). Both are verified against
-// ref_spmm; they are the oracle and the no-GPU backend, never GPU figures.
+// scatter in the precision under test, f32 for f16/bf16 as the GPU kernels do, OpenMP over matrices).
+// Both are verified against ref_spmm; they are the oracle and the no-GPU backend, never GPU figures.
+// f16 / bf16 are the portable 16-bit types of half16.hpp.
 #pragma once
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 #include "cpu_common.hpp"
+#include "half16.hpp"
 
 namespace spb::cpu {
 
@@ -96,21 +99,32 @@ struct CooRows {
   std::vector<std::vector<int32_t>> rows;
 };
 
-// cpu-coo: zero C, then scatter val * B[col][:] into C[row][:] in T; no order assumed on entries.
+// cpu-coo: zero C, then scatter val * B[col][:] into C[row][:] in acc_t<T> (T itself for f32/f64;
+// f16/bf16: into a float copy of C_i, rounded to T once at the end); no order assumed on entries.
 template <typename T>
 void spmm_coo(const SpmmCase<T>& c, const CooRows& coo, T* C) {
+  using A = acc_t<T>;
+  constexpr bool direct = std::is_same_v<A, T>;
   const int64_t batch = int64_t(c.mats.size()), nb = c.nb;
-#pragma omp parallel for schedule(dynamic, 4)
-  for (int64_t i = 0; i < batch; ++i) {
-    const MatT<T>& a = c.mats[size_t(i)];
-    const T* B = c.B.data() + c.b_off[i];
-    T* Ci = C + c.c_off[i];
-    std::fill(Ci, Ci + a.rows * nb, T(0));
-    const std::vector<int32_t>& rows = coo.rows[size_t(i)];
-    for (size_t p = 0; p < a.val.size(); ++p) {
-      const T v = a.val[p];
-      const int64_t row = rows[p], col = a.col_idx[p];
-      for (int64_t j = 0; j < nb; ++j) Ci[c.at(row, j, a.rows)] += v * B[c.at(col, j, a.cols)];
+#pragma omp parallel
+  {
+    std::vector<A> sums;
+#pragma omp for schedule(dynamic, 4)
+    for (int64_t i = 0; i < batch; ++i) {
+      const MatT<T>& a = c.mats[size_t(i)];
+      const T* B = c.B.data() + c.b_off[i];
+      T* Ci = C + c.c_off[i];
+      A* acc;
+      if constexpr (direct) acc = Ci;
+      else { sums.resize(size_t(a.rows * nb)); acc = sums.data(); }
+      std::fill(acc, acc + a.rows * nb, A(0));
+      const std::vector<int32_t>& rows = coo.rows[size_t(i)];
+      for (size_t p = 0; p < a.val.size(); ++p) {
+        const A v = widen(a.val[p]);
+        const int64_t row = rows[p], col = a.col_idx[p];
+        for (int64_t j = 0; j < nb; ++j) acc[c.at(row, j, a.rows)] += v * widen(B[c.at(col, j, a.cols)]);
+      }
+      if constexpr (!direct) std::transform(acc, acc + a.rows * nb, Ci, [](A x) { return narrow<T>(x); });
     }
   }
 }
@@ -144,7 +158,7 @@ void verify_spmm(Result& r, const SpmmCase<T>& c, const SpmmRef& ref, const std:
     rowmajor.resize(size_t(n));
     for (int64_t rr = 0; rr < rows; ++rr)
       for (int64_t j = 0; j < c.nb; ++j) rowmajor[size_t(rr * c.nb + j)] = C[size_t(c.c_off[i] + c.at(rr, j, rows))];
-    ErrReport e = max_norm_err(rowmajor.data(), ref.C.data() + c.c_off[i], ref.absC.data() + c.c_off[i], n);
+    ErrReport e = max_norm_err(rowmajor.data(), ref.C.data() + c.c_off[i], ref.absC.data() + c.c_off[i], n, Acc<T>::floor);
     if (!e.finite || e.max_err > worst.max_err || worst.where < 0) { worst = e; worst_mat = i; }
     if (!e.finite) break;
   }
@@ -170,7 +184,6 @@ void dump_spmm(const std::string& method, const SpmmCase<T>& c, const std::vecto
 
 template <typename T>
 void run_spmm_nb(const std::vector<Csr>& batch, const SpmmOptions& o, int64_t nb, long long& done) {
-  const bool f32 = sizeof(T) == 4;
   SpmmCase<T> c = make_spmm_case<T>(batch, nb, o.layout == "col", o.seed, o.index_b);
   const SpmmRef ref = spmm_reference(batch, c);
   int64_t nnz = 0;
@@ -182,7 +195,7 @@ void run_spmm_nb(const std::vector<Csr>& batch, const SpmmOptions& o, int64_t nb
   }
   const double bc_bytes = double(c.b_off.back() + c.c_off.back()) * double(sizeof(T));
   const size_t c_elems = size_t(c.c_off.back());
-  const double tol = default_tol(f32);
+  const double tol = Acc<T>::tol;
 
   for (const std::string& method : o.common.methods) {
     Result r;
@@ -194,7 +207,7 @@ void run_spmm_nb(const std::vector<Csr>& batch, const SpmmOptions& o, int64_t nb
     r.info["threads"] = threads();
     run_guarded(r, [&](Result& res) {
       std::vector<T> C(c_elems);
-      auto poison = [&] { std::fill(C.begin(), C.end(), std::numeric_limits<T>::quiet_NaN()); };
+      auto poison = [&] { std::fill(C.begin(), C.end(), T(std::numeric_limits<double>::quiet_NaN())); };
       if (method == "cpu-csr") {
         res.bytes_moved = a_bytes_csr + bc_bytes;
         res.peak_mem_bytes = double(c_elems * sizeof(T) + size_t(threads()) * size_t(nb) * sizeof(double));
@@ -224,6 +237,8 @@ inline void run_spmm(const std::vector<Csr>& batch, const SpmmOptions& o) {
   long long done = 0;  // progress lines: one per (nb, method) finished
   for (long long nb : o.nbs) {
     if (o.common.precision == "f32") run_spmm_nb<float>(batch, o, nb, done);
+    else if (o.common.precision == "f16") run_spmm_nb<F16>(batch, o, nb, done);
+    else if (o.common.precision == "bf16") run_spmm_nb<BF16>(batch, o, nb, done);
     else run_spmm_nb<double>(batch, o, nb, done);
   }
 }

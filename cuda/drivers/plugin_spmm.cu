@@ -272,6 +272,8 @@ int main(int argc, char** argv) {
     }
     if (a.command() != "spmm") throw std::invalid_argument("expected the command 'spmm' or 'manifest', got '" + a.command() + "'");
     o = parse(a);
+    // The plugin ABI (spbench_plugin.h) has f32 and f64 values; spbench makes a plugin not applicable to f16/bf16 cases before it gets here.
+    if (o.precision != "f32" && o.precision != "f64") throw std::invalid_argument("--precision " + o.precision + ": plugins take f32 or f64 values");
     mats = read_spb(o.input).mats;
     return -1;
   }, [&] {

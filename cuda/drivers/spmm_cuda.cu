@@ -1,6 +1,6 @@
 // spbench-spmm-cuda: Batched SpMM on the GPU, ours + the paper's kernels + peers, verified and
 // timed in one process on the same data (docs/native-protocol.md, docs/spmm-notes.md).
-//   spmm --input BATCH.spb --nb 16,64 --precision f32|f64 --methods all|a,b --mode kernel|e2e|graph
+//   spmm --input BATCH.spb --nb 16,64 --precision f32|f64|f16|bf16 --methods all|a,b --mode kernel|e2e|graph
 //        --warmup N --samples N|auto [--max-noise P --min-samples N --min-time S --timeout S] --cache hot|cold
 //        --layout row|col --seed S
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -I. cuda/drivers/spmm_cuda.cu -lcusparse -lcublas
@@ -21,6 +21,7 @@
 #include "../common/gpu_env.cuh"
 #include "../common/json.hpp"
 #include "../common/driver_main.hpp"
+#include "../common/half_types.cuh"
 #include "../common/reference.hpp"
 #include "../common/spmm_batch.hpp"
 #include "../common/timing.cuh"
@@ -259,6 +260,11 @@ void run_method(Method<T>& m, const HostBatch<T>& h, const SpmmBatchData<T>& g, 
       last.max_err = std::max(last.max_err, first.max_err);
       emit_result(ci, m.name(), m.family(), "ok", "", samples, double(m.peak_bytes()), true, last, info_json(m, reps, calls_per_graph), mode, fields);
     }
+  } catch (const NotApplicable& e) {  // found in setup (a library refuses this type or layout)
+    cudaGetLastError();
+    cudaStreamSynchronize(s);
+    cudaGetLastError();
+    emit_result(ci, m.name(), m.family(), "not_applicable", e.what(), {}, 0, false, none, info_json(m, 0));
   } catch (const CudaError& e) {
     abandon_capture(s);
     cudaGetLastError();
@@ -356,7 +362,7 @@ void run_all(const std::vector<Csr>& mats, const Options& o) {
     HostBatch<T> h = make_batch(g);
     CaseInfo ci{int(nb), o.precision, o.mode, o.layout, h.batch, h.max_m, 2.0 * double(h.total_nnz) * double(nb),
                 double(h.total_nnz) * (sizeof(T) + 4) + double(h.total_rows + h.batch) * 4 + double(h.total_cols + h.total_rows) * nb * sizeof(T),
-                default_tol(sizeof(T) == 4)};
+                Acc<T>::tol};
     // One method alive at a time: each one's device memory (B, C, A in its format, workspaces) is freed
     // before the next one allocates (with every method kept until the end of the case, batch 5000 x dim 64
     // x nb 1024 f64 needed 16 copies of B and C, ~85 GB, and the last peer ran out of memory).
@@ -401,7 +407,11 @@ int main(int argc, char** argv) {
     CUDA_CHECK(cudaSetDevice(o.device));
     o.meas->init(o.device);
     emit_driver_env(argv[0]);
+    // f16 / bf16: A and B rounded to 16 bits (from the .spb's f32 or f64 values), C stored in 16 bits,
+    // every method accumulating in f32 (Acc<T>, cuda/common/half_types.cuh).
     if (o.precision == "f32") run_all<float>(mats, o);
+    else if (o.precision == "f16") run_all<__half>(mats, o);
+    else if (o.precision == "bf16") run_all<__nv_bfloat16>(mats, o);
     else run_all<double>(mats, o);
     emit_done();
     return 0;

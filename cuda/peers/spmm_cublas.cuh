@@ -1,14 +1,18 @@
 // Peers on cuBLAS with A stored dense (the paper's gemmBatched role; Chainer Chemistry's choice):
-//   cublas-batched : cublas{S,D}gemmBatched with device pointer arrays
-//   cublas-strided : cublas{S,D}gemmStridedBatched
+//   cublas-batched : cublas{S,D}gemmBatched with device pointer arrays (f16/bf16: cublasGemmBatchedEx)
+//   cublas-strided : cublas{S,D}gemmStridedBatched (f16/bf16: cublasGemmStridedBatchedEx)
 // gemm needs one (m, n, k) for the whole batch, so mixed batches are not applicable (the paper
 // dropped cuBLAS from its mixed figure too); we do not pad, since padding would change the problem.
 // TF32 stays off (CUBLAS_DEFAULT_MATH; f32 verification at 1e-4 would catch TF32 rounding).
+// f16 / bf16: the Ex interface with A, B and C in the 16-bit type, CUBLAS_COMPUTE_32F (alpha and beta
+// float, f32 accumulation) and CUBLAS_GEMM_DEFAULT, which runs on the tensor cores.
 // flops are still 2 * nnz(A) * nb, as the paper counts them. The cuBLAS workspace is ours (tracked).
 #pragma once
 #include <cublas_v2.h>
 #include <memory>
+#include <type_traits>
 #include "../common/check_libs.cuh"
+#include "../common/half_types.cuh"
 #include "../spmm/common.cuh"
 
 namespace spb {
@@ -28,6 +32,21 @@ inline cublasStatus_t gemm_strided(cublasHandle_t h, int m, int n, int k, const 
 inline cublasStatus_t gemm_strided(cublasHandle_t h, int m, int n, int k, const double* al, const double* A, int lda, long long sa, const double* B,
                                    int ldb, long long sb, const double* be, double* C, int ldc, long long sc, int count) {
   return cublasDgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, al, A, lda, sa, B, ldb, sb, be, C, ldc, sc, count);
+}
+
+// 16-bit T (__half, __nv_bfloat16): inputs and output in T, f32 compute, scalars float.
+template <typename T, typename = std::enable_if_t<sizeof(T) == 2>>
+inline cublasStatus_t gemm_batched(cublasHandle_t h, int m, int n, int k, const float* al, const T* const A[], int lda, const T* const B[], int ldb,
+                                   const float* be, T* const C[], int ldc, int count) {
+  return cublasGemmBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, al, reinterpret_cast<const void* const*>(A), cuda_type<T>(), lda,
+                             reinterpret_cast<const void* const*>(B), cuda_type<T>(), ldb, be, reinterpret_cast<void* const*>(C), cuda_type<T>(), ldc, count,
+                             CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+template <typename T, typename = std::enable_if_t<sizeof(T) == 2>>
+inline cublasStatus_t gemm_strided(cublasHandle_t h, int m, int n, int k, const float* al, const T* A, int lda, long long sa, const T* B, int ldb,
+                                   long long sb, const float* be, T* C, int ldc, long long sc, int count) {
+  return cublasGemmStridedBatchedEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, al, A, cuda_type<T>(), lda, sa, B, cuda_type<T>(), ldb, sb, be, C, cuda_type<T>(),
+                                    ldc, sc, count, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
 template <typename T>
@@ -76,7 +95,8 @@ class CublasPeer : public Method<T> {
     upload(s);
     this->info_n["workspace_bytes"] = double(ws_bytes);
     this->info_n["dense_a_bytes"] = double(a_elems * sizeof(T));
-    this->info_s["math_mode"] = "CUBLAS_DEFAULT_MATH (no TF32)";
+    this->info_s["math_mode"] = sizeof(T) == 2 ? std::string("gemm*Ex, ") + Acc<T>::name + " A/B/C, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT (tensor cores)"
+                                               : "CUBLAS_DEFAULT_MATH (no TF32)";
     this->info_s["untracked"] = "cuBLAS handle's internal allocations";
   }
   void upload(cudaStream_t s) override {
@@ -85,7 +105,7 @@ class CublasPeer : public Method<T> {
     if (!strided_) CUDA_CHECK(cudaMemcpyAsync(ptr_, ptr_h_.p, ptr_h_.bytes(), cudaMemcpyHostToDevice, s));
   }
   void run(cudaStream_t s) override {
-    const T one = T(1), zero = T(0);
+    const acc_t<T> one = 1, zero = 0;  // the compute type's scalars (float for f16/bf16)
     const int nb = hb_->nb, batch = hb_->batch;
     LIB_CHECK(cublasSetStream(h_, s));
     // Row layout: C^T = B^T A^T in cuBLAS's column-major terms; column layout: C = A B directly.

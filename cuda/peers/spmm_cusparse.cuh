@@ -4,18 +4,20 @@
 //   cusparse-blockdiag : one cusparseSpMM on the block-diagonal matrix of the whole batch (row layout)
 // Each picks the fastest of DEFAULT / CSR_ALG1 / CSR_ALG2 / CSR_ALG3 by timing them in setup and
 // reports the choice (and each trial) in info.
+// f16 / bf16: A, B and C in the 16-bit type (CUDA_R_16F / CUDA_R_16BF), compute type CUDA_R_32F (alpha
+// and beta float), cuSPARSE's mixed-precision SpMM; an algorithm that refuses the combination is a failed
+// trial, and a peer whose every algorithm refuses (CUSPARSE_STATUS_NOT_SUPPORTED; for 16-bit values also
+// CUSPARSE_STATUS_INVALID_VALUE, which some versions answer for a type combination) is not applicable.
 #pragma once
 #include <cusparse.h>
+#include <iterator>
 #include <memory>
 #include "../common/check_libs.cuh"
+#include "../common/half_types.cuh"
 #include "../common/timing.cuh"
 #include "../spmm/common.cuh"
 
 namespace spb {
-
-template <typename T> constexpr cudaDataType cuda_type();
-template <> constexpr cudaDataType cuda_type<float>() { return CUDA_R_32F; }
-template <> constexpr cudaDataType cuda_type<double>() { return CUDA_R_64F; }
 
 // Mean device time of `reps` calls of f (after one untimed call), in microseconds.
 template <typename F>
@@ -126,7 +128,7 @@ class CusparsePeer : public Method<T> {
   // cuSPARSE is given no work where a matrix has no rows; a matrix without nonzeros gets C_i = 0 by
   // a memset (what a caller of the non-batched API does), so the loop never depends on nnz = 0 support.
   void run_alg(cudaStream_t s, cusparseSpMMAlg_t alg, void* buf) {
-    const T one = T(1), zero = T(0);
+    const acc_t<T> one = 1, zero = 0;
     LIB_CHECK(cusparseSetStream(h_, s));
     for (size_t c = 0; c < calls_.size(); ++c) {
       if (kind_ == Loop) {
@@ -138,17 +140,17 @@ class CusparsePeer : public Method<T> {
         }
       }
       LIB_CHECK(cusparseSpMM(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, calls_[c].A, calls_[c].B, &zero,
-                                  calls_[c].C, cuda_type<T>(), alg, buf));
+                                  calls_[c].C, cuda_type<acc_t<T>>(), alg, buf));
     }
   }
   size_t buffer_size(cusparseSpMMAlg_t alg) {
-    const T one = T(1), zero = T(0);
+    const acc_t<T> one = 1, zero = 0;
     size_t best = 0;
     for (size_t c = 0; c < calls_.size(); ++c) {
       if (kind_ == Loop && (hb_->m[loop_mat_[c]] == 0 || hb_->nnz[loop_mat_[c]] == 0)) continue;
       size_t sz = 0;
       LIB_CHECK(cusparseSpMM_bufferSize(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, calls_[c].A, calls_[c].B,
-                                             &zero, calls_[c].C, cuda_type<T>(), alg, &sz));
+                                             &zero, calls_[c].C, cuda_type<acc_t<T>>(), alg, &sz));
       best = std::max(best, sz);
     }
     return best;
@@ -160,6 +162,7 @@ class CusparsePeer : public Method<T> {
         {CUSPARSE_SPMM_ALG_DEFAULT, "DEFAULT"}, {CUSPARSE_SPMM_CSR_ALG1, "CSR_ALG1"}, {CUSPARSE_SPMM_CSR_ALG2, "CSR_ALG2"}, {CUSPARSE_SPMM_CSR_ALG3, "CSR_ALG3"}};
     double best = 1e300;
     std::string trials;
+    int refused = 0;  // trials refused for the combination (see the comment at the top)
     const int reps = kind_ == Loop && hb_->batch > 1000 ? 1 : 5;
     for (auto& a : algs) {
       void* scratch = nullptr;
@@ -170,12 +173,19 @@ class CusparsePeer : public Method<T> {
         trials += std::string(trials.empty() ? "" : ", ") + a.second + " " + std::to_string(us) + " us";
         if (us < best) { best = us; alg_ = a.first; alg_name_ = a.second; }
       } catch (const CudaError& e) {
-        trials += std::string(trials.empty() ? "" : ", ") + a.second + " failed";
+        const std::string what = e.what();
+        const bool ns = what.find("CUSPARSE_STATUS_NOT_SUPPORTED") != std::string::npos;
+        const bool iv = sizeof(T) == 2 && what.find("CUSPARSE_STATUS_INVALID_VALUE") != std::string::npos;
+        refused += ns || iv;
+        trials += std::string(trials.empty() ? "" : ", ") + a.second + (ns ? " not supported" : iv ? " refused (CUSPARSE_STATUS_INVALID_VALUE)" : " failed");
         cudaGetLastError();
       }
       if (scratch) cudaFree(scratch);
     }
     CUDA_CHECK(cudaStreamSynchronize(s));
+    if (best == 1e300 && refused == int(std::size(algs)))
+      throw NotApplicable(std::string("cuSPARSE SpMM supports none of its CSR algorithms for ") + Acc<T>::name + " values with this layout and batching (" +
+                          trials + ")");
     if (best == 1e300) throw CudaError("cusparseSpMM failed with every algorithm (" + trials + ")");
     const size_t sz = buffer_size(alg_);
     buf_ = sz ? this->mem.template alloc<unsigned char>(sz) : nullptr;
@@ -193,11 +203,11 @@ class CusparsePeer : public Method<T> {
   // matrix's preprocess would be used by the others (measured: wrong results).
   void preprocess(cudaStream_t s) {
     if (kind_ == Loop) { this->info_s["preprocess"] = "none (the per-matrix calls share one buffer)"; return; }
-    const T one = T(1), zero = T(0);
+    const acc_t<T> one = 1, zero = 0;
     for (size_t c = 0; c < calls_.size(); ++c) {
       if (kind_ == Loop && (hb_->m[loop_mat_[c]] == 0 || hb_->nnz[loop_mat_[c]] == 0)) continue;
       const cusparseStatus_t st = cusparseSpMM_preprocess(h_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, calls_[c].A,
-                                                          calls_[c].B, &zero, calls_[c].C, cuda_type<T>(), alg_, buf_);
+                                                          calls_[c].B, &zero, calls_[c].C, cuda_type<acc_t<T>>(), alg_, buf_);
       if (st != CUSPARSE_STATUS_SUCCESS) { this->info_s["preprocess"] = "cusparseSpMM_preprocess: " + status_text(st); return; }
     }
     CUDA_CHECK(cudaStreamSynchronize(s));

@@ -14,13 +14,14 @@ __global__ void tf_sparse_dense_kernel(BatchView<T> v, int mat) {
   const int m = v.row_off[mat + 1] - v.row_off[mat], k = v.col_off[mat + 1] - v.col_off[mat];
   const T* B = v.B + int64_t(v.col_off[mat]) * nb;
   T* C = v.C + int64_t(v.row_off[mat]) * nb;
-  atomicAdd(&C[didx<L>(v.coo_r[nz0 + nz], j, m, nb)], v.coo_v[nz0 + nz] * B[didx<L>(v.coo_c[nz0 + nz], j, k, nb)]);
+  atomicAdd(&C[didx<L>(v.coo_r[nz0 + nz], j, m, nb)], narrow<T>(widen(v.coo_v[nz0 + nz]) * widen(B[didx<L>(v.coo_c[nz0 + nz], j, k, nb)])));
 }
 
 template <typename T>
 class TfSparseDense : public KernelMethod<T> {
  public:
   TfSparseDense() : KernelMethod<T>("tf-sparse-dense", "peer", DeviceBatch<T>::kCoo) {}
+  std::string not_applicable(const HostBatch<T>&, const DeviceInfo&) const override { return atomics_16bit_na<T>(); }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
     with_layout(h.layout, [&](auto L) {

@@ -114,6 +114,36 @@ def unit(u64):
     return (u64 >> np.uint64(11)).astype(np.float64) * (2.0 / 9007199254740992.0) - 1.0
 
 
+# ---- precisions (cuda/common/value_traits.hpp): storage, tolerance, normalizer floor --------------------
+# numpy has no bfloat16: bf16 values are kept as float32 arrays holding bf16-representable values, and
+# torch gets them as torch.bfloat16 (exact).
+HOST_DTYPE = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "bf16": np.float32}
+VALUE_BYTES = {"f32": 4, "f64": 8, "f16": 2, "bf16": 2}
+TOLERANCE = {"f32": 1e-4, "f64": 1e-12, "f16": 1e-3, "bf16": 8e-3}
+FLOOR = {"f16": 2.0 ** -14}  # f16's smallest normal (below it, rounding is absolute); others: tiny
+
+
+def to_bf16(x):
+    """float64 -> the nearest bfloat16 (ties to even), as float32: round to odd to float32, then to nearest even
+    on the top 16 bits (exact double rounding: float32 keeps 16 more bits than bfloat16)."""
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        f = x.astype(np.float32)
+    with np.errstate(invalid="ignore"):
+        away = np.abs(f.astype(np.float64)) > np.abs(x)
+    f = np.where(away, np.nextafter(f, np.float32(0)), f).astype(np.float32)  # truncated toward zero
+    u = f.view(np.uint32).copy()
+    u |= (f.astype(np.float64) != x).astype(np.uint32)  # sticky bit: round to odd
+    u = (u.astype(np.uint64) + 0x7FFF + ((u >> 16) & 1)) >> 16 << 16
+    out = u.astype(np.uint32).view(np.float32)
+    return np.where(np.isnan(x), np.float32(np.nan), out)
+
+
+def rounded(x, precision):
+    """Values rounded to the precision, in its host dtype (HOST_DTYPE)."""
+    return to_bf16(x) if precision == "bf16" else np.asarray(x, dtype=np.float64).astype(HOST_DTYPE[precision])
+
+
 # ---- the batch, the reference, the check (spmm_batch.hpp, reference.hpp) ---------------------------
 
 class HostBatch:
@@ -121,7 +151,7 @@ class HostBatch:
 
     def __init__(self, mats, nb, precision, layout, seed):
         self.nb, self.precision, self.layout = nb, precision, layout
-        self.dtype = np.float32 if precision == "f32" else np.float64
+        self.dtype = HOST_DTYPE[precision]
         self.m = np.array([a[0] for a in mats], dtype=np.int64)
         self.k = np.array([a[1] for a in mats], dtype=np.int64)
         self.nnz = np.array([len(a[3]) for a in mats], dtype=np.int64)
@@ -133,12 +163,12 @@ class HostBatch:
         # stacked row pointer over the stacked nonzeros, local columns, values as the GPU sees them
         self.rp = cat([[0]] + [a[2][1:] + self.nnz_off[i] for i, a in enumerate(mats)]).astype(np.int64)
         self.ci = cat([a[3] for a in mats]).astype(np.int64)
-        self.val = cat([a[4] for a in mats]).astype(self.dtype)
+        self.val = rounded(cat([a[4] for a in mats]), precision)
         self.row_of_nnz = np.repeat(np.arange(self.total_rows), np.diff(self.rp))
         self.mat_of_row = np.repeat(np.arange(self.count), self.m)
         # B_i: row-major values drawn in order (matrix, row, column) from mt19937_64(seed·1000003 + nb)
         g = MT64((seed * 1000003 + nb) & MASK64)
-        self.b_ref = unit(g.draw(self.total_cols * nb)).astype(self.dtype).astype(np.float64)
+        self.b_ref = rounded(unit(g.draw(self.total_cols * nb)), precision).astype(np.float64)
         self.B = self.to_layout(self.b_ref.astype(self.dtype), self.k, self.col_off)
         self._reference()
 
@@ -179,12 +209,12 @@ class HostBatch:
         return 2.0 * self.total_nnz * self.nb
 
     def bytes_moved(self):
-        t = np.dtype(self.dtype).itemsize  # the plugin runner's count (CSR index arrays), so GB/s compare
+        t = VALUE_BYTES[self.precision]  # the plugin runner's count (CSR index arrays), so GB/s compare
         return float(self.total_nnz * (t + 4) + (self.total_rows + self.count) * 4 + (self.total_cols + self.total_rows) * self.nb * t)
 
 
 def tolerance(precision):
-    return 1e-4 if precision == "f32" else 1e-12
+    return TOLERANCE[precision]
 
 
 def check(got, h, when):
@@ -194,7 +224,8 @@ def check(got, h, when):
         return False, None, f"{when}: C has {g.size} elements, expected {h.ref.size}"
     tol = tolerance(h.precision)
     finite = np.isfinite(g)
-    scale = np.where(h.ref_abs > 0, h.ref_abs, np.finfo(np.float64).tiny)
+    floor = FLOOR.get(h.precision, np.finfo(np.float64).tiny)
+    scale = np.where(h.ref_abs > floor, h.ref_abs, floor)
     with np.errstate(invalid="ignore", over="ignore"):
         err = np.where(finite, np.abs(g - h.ref) / scale, np.inf)
     err = np.where((h.ref_abs == 0) & (g != 0), np.inf, err)
@@ -372,7 +403,7 @@ class DeviceBatch:
     def __init__(self, h, torch):
         dev = torch.device("cuda")
         self.device, self.count, self.nb, self.layout, self.precision = dev, h.count, h.nb, h.layout, h.precision
-        self.dtype = torch.float32 if h.precision == "f32" else torch.float64
+        self.dtype = {"f32": torch.float32, "f64": torch.float64, "f16": torch.float16, "bf16": torch.bfloat16}[h.precision]
         self.total_rows, self.total_cols, self.total_nnz, self.uniform = h.total_rows, h.total_cols, h.total_nnz, h.uniform
         self.m, self.k, self.nnz = h.m.tolist(), h.k.tolist(), h.nnz.tolist()
         self.h_row_offset, self.h_col_offset, self.h_nnz_offset = h.row_off.tolist(), h.col_off.tolist(), h.nnz_off.tolist()
@@ -381,7 +412,8 @@ class DeviceBatch:
         self.nnz_per_matrix = torch.from_numpy(h.nnz).to(dev)
         # pinned host copies (e2e re-uploads them into the same device tensors before every call)
         pin = lambda a, dt: torch.from_numpy(np.ascontiguousarray(a, dtype=dt)).pin_memory()
-        self.h_rp, self.h_ci, self.h_val, self.h_B = pin(h.rp, np.int32), pin(h.ci, np.int32), pin(h.val, h.dtype), pin(h.B, h.dtype)
+        vals = lambda a: torch.from_numpy(np.ascontiguousarray(a, dtype=h.dtype)).to(self.dtype).pin_memory()  # bf16: exact from float32
+        self.h_rp, self.h_ci, self.h_val, self.h_B = pin(h.rp, np.int32), pin(h.ci, np.int32), vals(h.val), vals(h.B)
         self.row_ptr, self.col_idx, self.values = self.h_rp.to(dev), self.h_ci.to(dev), self.h_val.to(dev)
         self.B = self.h_B.to(dev)
         self.C = torch.empty(h.total_rows * h.nb, dtype=self.dtype, device=dev)
@@ -403,6 +435,17 @@ class DeviceBatch:
     def c(self, C, i):
         """C_i as an m_i x nb view (strided for column-major)."""
         return self._view(C, self.h_row_offset, self.m, i)
+
+
+def host_values(C):
+    """C on the host as numpy (bfloat16, which numpy lacks, exactly as float32)."""
+    return (C.float() if str(C.dtype) == "torch.bfloat16" else C).cpu().numpy()
+
+
+def unsupported_16bit(h, e):
+    """torch's refusal of a 16-bit dtype (an op with no Half / BFloat16 kernel): not applicable, not an error."""
+    text = str(e)
+    return h.precision in ("f16", "bf16") and ("not implemented for" in text or "not supported" in text.lower()) and ("Half" in text or "BFloat16" in text or "dtype" in text)
 
 
 def run_method(torch, meth, h, db, mode, warmup, spec):
@@ -434,7 +477,7 @@ def run_method(torch, meth, h, db, mode, warmup, spec):
         # the inputs count as the native runners count them: A, B, C on the device, plus all the method allocated
         inputs = sum(t.numel() * t.element_size() for t in (db.row_ptr, db.col_idx, db.values, db.B, db.C))
         peak = inputs + torch.cuda.max_memory_allocated() - base
-        ok, err, detail = check(out["C"].cpu().numpy(), h, "first run")
+        ok, err, detail = check(host_values(out["C"]), h, "first run")
         if not ok:
             return result_line(h, meth.name, meth.family, mode, "failed", peak=peak, verify={"checked": True, "passed": False, "max_rel_err": err, "detail": detail}, info=info)
         graph = None
@@ -485,7 +528,7 @@ def run_method(torch, meth, h, db, mode, warmup, spec):
 
         samples, sampling = spec.collect(before, lambda: timed(1, graph.replay) / reps if graph else timed(reps, once))
         del flush
-        ok, err2, detail = check(out["C"].cpu().numpy(), h, "after the last timed sample")
+        ok, err2, detail = check(host_values(out["C"]), h, "after the last timed sample")
         peak = max(peak, inputs + torch.cuda.max_memory_allocated() - base)
         if not ok:
             return result_line(h, meth.name, meth.family, mode, "failed", peak=peak, verify={"checked": True, "passed": False, "max_rel_err": err2, "detail": detail}, info={**info, "reps_per_sample": reps}, spec=spec)
@@ -496,6 +539,8 @@ def run_method(torch, meth, h, db, mode, warmup, spec):
             torch.cuda.synchronize()
         except Exception:  # noqa: BLE001  (a lost context: the next call ends the process, spbench reports the rest)
             pass
+        if unsupported_16bit(h, e):
+            return result_line(h, meth.name, meth.family, mode, "not_applicable", f"torch has no {h.precision} kernel for this method: {one_line(e)}", info=info)
         return result_line(h, meth.name, meth.family, mode, "error", one_line(e), peak=peak, info=info)
     finally:
         db.state = None
@@ -535,7 +580,7 @@ def main(argv):
     p.add_argument("command", choices=["spmm"])
     p.add_argument("--input", required=True)
     p.add_argument("--nb", default="64")
-    p.add_argument("--precision", choices=["f32", "f64"], default="f32")
+    p.add_argument("--precision", choices=["f32", "f64", "f16", "bf16"], default="f32")
     p.add_argument("--mode", choices=["kernel", "e2e", "graph"], default="kernel")
     p.add_argument("--layout", choices=["row", "col"], default="row")
     p.add_argument("--warmup", type=int, default=5)

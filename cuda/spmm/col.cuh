@@ -22,41 +22,42 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
   const int4 d = um > 0 ? make_int4(row / um * um, um, row / um * uk, uk) : __ldg(desc + __ldg(rmat + row));
   const T* Bi = B + int64_t(d.z) * nb;
   T* Ci = C + int64_t(d.x) * nb + (row - d.x);
+  using A = acc_t<T>;
   constexpr int KS = K > 0 ? K : 1;
   int c[KS];
-  T a[KS];
+  A a[KS];
   int p0 = 0, p1 = 0;
   if (K > 0) {
 #pragma unroll
-    for (int s = 0; s < KS; ++s) { c[s] = __ldg(cols + int64_t(row) * K + s); a[s] = __ldg(vals + int64_t(row) * K + s); }
+    for (int s = 0; s < KS; ++s) { c[s] = __ldg(cols + int64_t(row) * K + s); a[s] = widen(__ldg(vals + int64_t(row) * K + s)); }
   } else {
     p0 = __ldg(rp + row);
     p1 = __ldg(rp + row + 1);
   }
   for (int j0 = blockIdx.y * JC; j0 < nb; j0 += gridDim.y * JC) {
-    T acc[JC];
+    A acc[JC];
 #pragma unroll
-    for (int h = 0; h < JC; ++h) acc[h] = T(0);
+    for (int h = 0; h < JC; ++h) acc[h] = A(0);
     if (K > 0) {
 #pragma unroll
       for (int s = 0; s < KS; ++s) {
         if (c[s] < 0) continue;
 #pragma unroll
         for (int h = 0; h < JC; ++h)
-          if (JC == 1 || j0 + h < nb) acc[h] += a[s] * __ldg(Bi + int64_t(j0 + h) * d.w + c[s]);
+          if (JC == 1 || j0 + h < nb) acc[h] += a[s] * widen(__ldg(Bi + int64_t(j0 + h) * d.w + c[s]));
       }
     } else {
       for (int q = p0; q < p1; ++q) {
         const int cq = __ldg(cols + q);
-        const T aq = __ldg(vals + q);
+        const A aq = widen(__ldg(vals + q));
 #pragma unroll
         for (int h = 0; h < JC; ++h)
-          if (JC == 1 || j0 + h < nb) acc[h] += aq * __ldg(Bi + int64_t(j0 + h) * d.w + cq);
+          if (JC == 1 || j0 + h < nb) acc[h] += aq * widen(__ldg(Bi + int64_t(j0 + h) * d.w + cq));
       }
     }
 #pragma unroll
     for (int h = 0; h < JC; ++h)
-      if (JC == 1 || j0 + h < nb) Ci[int64_t(j0 + h) * d.y] = acc[h];
+      if (JC == 1 || j0 + h < nb) Ci[int64_t(j0 + h) * d.y] = narrow<T>(acc[h]);
   }
 }
 

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 #include "../common/check.cuh"
 #include "../common/tracking_alloc.cuh"
+#include "../common/value_traits.hpp"
 
 namespace spb {
 
@@ -93,6 +95,12 @@ struct DeviceInfo {
     per = per > 1024 ? per - 1024 : 0;
     return std::min(per, smem_optin);
   }
+};
+
+// Thrown by a method's setup when it finds that it does not apply after all (a library refuses the value
+// type with every algorithm it has): the driver reports the method as not applicable with what().
+struct NotApplicable : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 // One SpMM method (ours, the paper's, or a peer). The driver calls, in order: not_applicable(),

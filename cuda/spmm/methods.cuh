@@ -62,11 +62,21 @@ class KernelMethod : public Method<T> {
 
 constexpr int kTB = 256;  // threads per block of the SWA CSR kernels
 
+// Methods whose global atomics add into C itself: with 16-bit values each atomic rounds the running
+// sum to 16 bits (atomicAdd on __half / __nv_bfloat16), which is not the f32 accumulation every other
+// method has, so they are not applicable there (swa-coo, tf-sparse-dense).
+template <typename T>
+inline std::string atomics_16bit_na() {
+  if (sizeof(T) > 2) return "";
+  return std::string("global atomics add into C in ") + Acc<T>::name + ", rounding every partial sum to 16 bits (no f32 accumulation)";
+}
+
 // swa-coo: global atomics, C zeroed by one memset inside the timed region, a launch per matrix.
 template <typename T>
 class SwaCooGlobal : public KernelMethod<T> {
  public:
   SwaCooGlobal() : KernelMethod<T>("swa-coo", "paper", DeviceBatch<T>::kCoo) {}
+  std::string not_applicable(const HostBatch<T>&, const DeviceInfo&) const override { return atomics_16bit_na<T>(); }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
     const int sw = sub_warp(h.nb), lg = log2i(sw);
@@ -114,7 +124,7 @@ class SwaCsr : public KernelMethod<T> {
     if (!shared_) { ColBlocking b; b.cb_w = std::max(h.nb, 1); return b; }
     const int sw = sub_warp(h.nb);
     const size_t budget = dev.budget_for(dev.max_threads_sm / kTB);
-    ColBlocking b = col_blocking(h.nb, sizeof(T) * (kTB / sw), budget);
+    ColBlocking b = col_blocking(h.nb, sizeof(acc_t<T>) * (kTB / sw), budget);
     b.smem = b.smem / (kTB / sw);  // per sub-warp row; launch multiplies back
     return b;
   }
@@ -141,7 +151,7 @@ class SwaCooShared : public KernelMethod<T> {
  public:
   SwaCooShared(std::string name, bool batched) : KernelMethod<T>(std::move(name), "paper", DeviceBatch<T>::kCoo), batched_(batched) {}
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
-    if (col_blocking(h.nb, sizeof(T) * h.max_m, budget(dev)).p == 0)
+    if (col_blocking(h.nb, sizeof(acc_t<T>) * h.max_m, budget(dev)).p == 0)
       return "one output column of the largest matrix (" + std::to_string(h.max_m) + " rows) does not fit the shared-memory budget (paper's case 3)";
     return "";
   }
@@ -173,9 +183,9 @@ class SwaCooShared : public KernelMethod<T> {
   void plan() override {
     const HostBatch<T>& h = *this->h_;
     const size_t bud = budget(*this->dev_);
-    all_ = col_blocking(h.nb, sizeof(T) * h.max_m, bud);
+    all_ = col_blocking(h.nb, sizeof(acc_t<T>) * h.max_m, bud);  // the shared output holds sums (acc_t<T>)
     per_.clear();
-    for (int i = 0; i < h.batch; ++i) per_.push_back(col_blocking(h.nb, sizeof(T) * std::max(h.m[i], 1), bud));
+    for (int i = 0; i < h.batch; ++i) per_.push_back(col_blocking(h.nb, sizeof(acc_t<T>) * std::max(h.m[i], 1), bud));
     // Per-matrix blockings may use more than the batch-wide one (smaller m_i): allow the whole budget.
     with_layout(h.layout, [&](auto L) { allow_smem(swa_coo_shared_kernel<T, decltype(L)::value>, bud); });
     this->info_n["smem_bytes"] = double(all_.smem);
@@ -576,7 +586,7 @@ class MmaTiles : public Method<T> {
   std::string name() const override { return "batched-mma"; }
   std::string family() const override { return "ours"; }
   std::string not_applicable(const HostBatch<T>&, const DeviceInfo& dev) const override {
-    if (dev.prop.major < 8) return "needs tensor cores that take TF32 and FP64 (compute capability 8.0 or newer)";
+    if (dev.prop.major < 8) return "needs tensor cores that take TF32, FP64 and BF16 (compute capability 8.0 or newer)";
     return "";
   }
   void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
@@ -609,7 +619,7 @@ class MmaTiles : public Method<T> {
     this->info_n["tiles"] = double(bm_.tiles);
     this->info_n["col_tiles"] = nct_;
     this->info_n["a_bytes"] = double(bm_.words.bytes() + bm_.vals.bytes());
-    this->info_s["math"] = sizeof(T) == 4 ? "3xTF32 tensor cores" : "FP64 tensor cores (DMMA)";
+    this->info_s["math"] = sizeof(T) == 4 ? "3xTF32 tensor cores" : sizeof(T) == 8 ? "FP64 tensor cores (DMMA)" : "16-bit tensor cores, f32 accumulation";
   }
   void upload(cudaStream_t s) override {
     const HostBatch<T>& h = *h_;
@@ -667,7 +677,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   const int slots = ell_slots(h);
   char d[200];
   std::snprintf(d, sizeof d, "density %.3g, mean row %.3g, longest row %s, nb %d, %s, %s batch", density, row_len,
-                slots ? ("<= " + std::to_string(slots)).c_str() : "> 8", h.nb, sizeof(T) == 4 ? "f32" : "f64", h.uniform ? "uniform" : "mixed");
+                slots ? ("<= " + std::to_string(slots)).c_str() : "> 8", h.nb, Acc<T>::name, h.uniform ? "uniform" : "mixed");
   const std::string why = std::string(" (") + d + ")";
   // batched-mma: a row's nonzeros are one load each over 32 lanes instead of a serial walk, but every
   // 16-row strip re-reads its B slabs, so it pays on long rows and small nb (measured: docs/spmm-notes.md, "batched-mma").

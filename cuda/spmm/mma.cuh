@@ -12,7 +12,8 @@
 // after another; dense slabs cost the same whatever their density, so this pays on long, dense-ish
 // rows and small nb (the planner's rule; B slabs are re-read for every strip, so large nb does not pay).
 //   f32: 3xTF32 (a = hi + lo, each TF32; hi*hi + hi*lo + lo*hi), error ~2^-21 relative, within the
-//        f32 tolerance (plain TF32, 2^-11, would not be); f64: DMMA (m8n8k4), exact products.
+//        f32 tolerance (plain TF32, 2^-11, would not be); f64: DMMA (m8n8k4), exact products;
+//   f16, bf16: HMMA (m16n16k16) with f32 accumulation, C rounded to 16 bits once at the end.
 // C goes through shared memory so that its stores are coalesced in either layout and tiles that
 // straddle matrices store each row where its own C_i lives.
 #pragma once
@@ -21,6 +22,7 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+#include "../common/half_types.cuh"
 #include "common.cuh"
 #include "vec.cuh"
 
@@ -50,25 +52,37 @@ struct MmaTraits<double> {
   static constexpr int M = 8, N = 8, K = 4;
   using Elem = double;
 };
+template <typename H>
+struct MmaTraits16 {
+  static constexpr int M = 16, N = 16, K = 16;
+  using Elem = H;
+};
+template <>
+struct MmaTraits<__half> : MmaTraits16<__half> {};
+template <>
+struct MmaTraits<__nv_bfloat16> : MmaTraits16<__nv_bfloat16> {};
 
-// Shared memory of one warp (elements): its A slab (16 x 32, row-major), its B slab (32 x NT
-// row-major, or NT x 32 column-major, as B is stored), and afterwards its partial C strip (16 x NT in
-// C's layout) over the same bytes. Padding keeps wmma's 32-byte alignment at every fragment origin
-// and spreads a fragment's rows over the banks.
-template <Layout L, int NT>
+// Shared memory of one warp: its A slab (16 x 32, row-major) and its B slab (32 x NT row-major, or
+// NT x 32 column-major, as B is stored), in T; afterwards its partial C strip (16 x NT in C's layout,
+// in the accumulation type) over the same bytes. Pitches in elements; padding (16 bytes, 32 for f64)
+// keeps wmma's 32-byte alignment at every fragment origin, its ldm rule (a multiple of 16 bytes) and
+// spreads a fragment's rows over the banks.
+template <typename T, Layout L, int NT>
 struct MmaPitch {
-  static constexpr int A = kMmaK + 4;
-  static constexpr int B = L == Layout::Row ? NT + 4 : kMmaK + 4;
+  static constexpr int pad = sizeof(T) == 2 ? 8 : 4;
+  static constexpr int A = kMmaK + pad;
+  static constexpr int B = L == Layout::Row ? NT + pad : kMmaK + pad;
   static constexpr int C = L == Layout::Row ? NT + 4 : 16 + 4;
   static constexpr int a_elems = 16 * A;
   static constexpr int b_elems = L == Layout::Row ? kMmaK * B : NT * B;
   static constexpr int c_elems = L == Layout::Row ? 16 * C : NT * C;
-  static constexpr int warp_elems = a_elems + b_elems > c_elems ? a_elems + b_elems : c_elems;
+  static constexpr size_t ab_bytes = size_t(a_elems + b_elems) * sizeof(T), c_bytes = size_t(c_elems) * sizeof(acc_t<T>);
+  static constexpr size_t warp_bytes = ((ab_bytes > c_bytes ? ab_bytes : c_bytes) + 127) / 128 * 128;
 };
 
 template <typename T, Layout L, int NT>
 inline size_t mma_smem_bytes() {
-  return size_t(kMmaWarps) * MmaPitch<L, NT>::warp_elems * sizeof(T);
+  return size_t(kMmaWarps) * MmaPitch<T, L, NT>::warp_bytes;
 }
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
@@ -80,13 +94,13 @@ struct MmaWarpTile {
   static constexpr int RF = 16 / Tr::M, CF = NT / Tr::N;
   using FragA = nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, Tr::M, Tr::N, Tr::K, typename Tr::Elem, nvcuda::wmma::row_major>;
   using FragB = nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, Tr::M, Tr::N, Tr::K, typename Tr::Elem, BL>;
-  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, Tr::M, Tr::N, Tr::K, T> acc[RF][CF];
+  nvcuda::wmma::fragment<nvcuda::wmma::accumulator, Tr::M, Tr::N, Tr::K, acc_t<T>> acc[RF][CF];
 
   __device__ void zero() {
 #pragma unroll
     for (int i = 0; i < RF; ++i)
 #pragma unroll
-      for (int j = 0; j < CF; ++j) nvcuda::wmma::fill_fragment(acc[i][j], T(0));
+      for (int j = 0; j < CF; ++j) nvcuda::wmma::fill_fragment(acc[i][j], acc_t<T>(0));
   }
   // hi = x rounded to TF32, lo = the rest rounded to TF32 (x - hi is exact in f32).
   template <typename F>
@@ -100,7 +114,7 @@ struct MmaWarpTile {
   }
   // acc += A slab x B slab.
   __device__ void step(const T* As, const T* Bs) {
-    using P = MmaPitch<L, NT>;
+    using P = MmaPitch<T, L, NT>;
 #pragma unroll
     for (int kk = 0; kk < kMmaK; kk += Tr::K) {
       FragA a[RF], alo[RF];
@@ -125,8 +139,8 @@ struct MmaWarpTile {
       }
     }
   }
-  __device__ void store(T* Cs) {
-    using P = MmaPitch<L, NT>;
+  __device__ void store(acc_t<T>* Cs) {
+    using P = MmaPitch<T, L, NT>;
 #pragma unroll
     for (int i = 0; i < RF; ++i)
 #pragma unroll
@@ -150,7 +164,7 @@ __global__ void __launch_bounds__(kMmaThreads) mma_kernel(const int* __restrict_
                                                           const MmaWord* __restrict__ words, const T* __restrict__ vals, const T* __restrict__ B,
                                                           T* __restrict__ C, int batch, long long total_rows, int nb, int nct, int KW) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-  using P = MmaPitch<L, NT>;
+  using P = MmaPitch<T, L, NT>;
   extern __shared__ __align__(128) unsigned char mma_smem[];
   __shared__ int rowmat[16 * kMmaWarps];  // matrix of each tile row (column-major stores)
   const int RW = kMmaWarps / KW, TR = 16 * RW;
@@ -161,9 +175,10 @@ __global__ void __launch_bounds__(kMmaThreads) mma_kernel(const int* __restrict_
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
   const int strip = warp / KW, kw = warp - strip * KW;
   const long long S0 = R0 + 16 * strip;  // first row of this warp's strip
-  T* As = reinterpret_cast<T*>(mma_smem) + warp * P::warp_elems;
+  using A_t = acc_t<T>;
+  T* As = reinterpret_cast<T*>(mma_smem + warp * P::warp_bytes);
   T* Bs = As + P::a_elems;
-  T* Cs = As;  // after the last step
+  A_t* Cs = reinterpret_cast<A_t*>(As);  // after the last step
   const unsigned below = (1u << lane) - 1u;
   constexpr int V = L == Layout::Row ? int(16 / sizeof(T)) : 1;  // B's and C's row-major vectors, when nb allows
   const bool vec = L == Layout::Row && nb % V == 0;
@@ -234,36 +249,38 @@ __global__ void __launch_bounds__(kMmaThreads) mma_kernel(const int* __restrict_
   __syncwarp();  // Cs aliases this warp's slabs
   tile.store(Cs);
   __syncthreads();
-  // C = the sum of each strip's KW partial strips.
-  const T* base = reinterpret_cast<const T*>(mma_smem);
+  // C = the sum of each strip's KW partial strips, rounded to T.
+  const A_t* base = reinterpret_cast<const A_t*>(mma_smem);
+  constexpr size_t stride = P::warp_bytes / sizeof(A_t);  // one warp's region, in A_t
   if (L == Layout::Row) {
     T* Ct = C + R0 * nb + j0;
     for (int e = threadIdx.x; e < rows * (NT / V); e += blockDim.x) {
       const int r = e / (NT / V), j = (e - r * (NT / V)) * V;
       if (j >= w) continue;
-      const T* src = base + (r / 16) * KW * P::warp_elems + (r % 16) * P::C + j;
-      VecT<T, V> acc = *reinterpret_cast<const VecT<T, V>*>(src);
-      for (int q = 1; q < KW; ++q) {
-        const VecT<T, V> o = *reinterpret_cast<const VecT<T, V>*>(src + q * P::warp_elems);
+      const A_t* src = base + (r / 16) * KW * stride + (r % 16) * P::C + j;
+      VecT<T, V> o;
 #pragma unroll
-        for (int x = 0; x < V; ++x) acc.x[x] += o.x[x];
+      for (int x = 0; x < V; ++x) {
+        A_t a = src[x];
+        for (int q = 1; q < KW; ++q) a += src[q * stride + x];
+        o.x[x] = narrow<T>(a);
       }
-      if (vec) *reinterpret_cast<VecT<T, V>*>(Ct + (long long)r * nb + j) = acc;
+      if (vec) *reinterpret_cast<VecT<T, V>*>(Ct + (long long)r * nb + j) = o;
       else
 #pragma unroll
         for (int x = 0; x < V; ++x)
-          if (j + x < w) Ct[(long long)r * nb + j + x] = acc.x[x];
+          if (j + x < w) Ct[(long long)r * nb + j + x] = o.x[x];
     }
   } else {
     for (int e = threadIdx.x; e < TR * NT; e += blockDim.x) {
       const int j = e / TR, r = e - j * TR;
       if (r >= rows || j >= w) continue;
-      const T* src = base + (r / 16) * KW * P::warp_elems + j * P::C + (r % 16);
-      T acc = src[0];
-      for (int q = 1; q < KW; ++q) acc += src[q * P::warp_elems];
+      const A_t* src = base + (r / 16) * KW * stride + j * P::C + (r % 16);
+      A_t a = src[0];
+      for (int q = 1; q < KW; ++q) a += src[q * stride];
       const int X = rowmat[r];
       const long long rlo = __ldg(row_off + X), m = __ldg(row_off + X + 1) - rlo;
-      C[rlo * nb + (long long)(j0 + j) * m + (R0 + r - rlo)] = acc;
+      C[rlo * nb + (long long)(j0 + j) * m + (R0 + r - rlo)] = narrow<T>(a);
     }
   }
 #endif
@@ -304,7 +321,7 @@ struct MmaBitmap {
           wr[gg] = MmaWord{0u, nv};
           while (p < row.size() && row[p].first < (gg + 1) * kMmaK) {
             const unsigned bit = 1u << (row[p].first - gg * kMmaK);
-            if (wr[gg].mask & bit) vals[size_t(nv) - 1] += row[p].second;  // a duplicate of the last column
+            if (wr[gg].mask & bit) vals[size_t(nv) - 1] = narrow<T>(widen(vals[size_t(nv) - 1]) + widen(row[p].second));  // a duplicate column
             else { wr[gg].mask |= bit; vals[size_t(nv++)] = row[p].second; }
             ++p;
           }

@@ -20,7 +20,8 @@ __global__ void __launch_bounds__(256) staged_kernel(const int* __restrict__ row
                                                      const int* __restrict__ ci, const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C,
                                                      int nb, int W, int p) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* Bs = reinterpret_cast<T*>(smem_raw);
+  using A = acc_t<T>;
+  T* Bs = reinterpret_cast<T*>(smem_raw);  // B stays in T (16-bit: half the shared memory); sums in A
   const int mat = blockIdx.x / p, cb = blockIdx.x - mat * p;
   const int j0 = cb * W, w = min(W, nb - j0);
   const int r0 = __ldg(row_off + mat), m = __ldg(row_off + mat + 1) - r0;
@@ -47,25 +48,25 @@ __global__ void __launch_bounds__(256) staged_kernel(const int* __restrict__ row
     const int wv = w / V;
     for (int idx = threadIdx.x; idx < m * wv; idx += blockDim.x) {
       const int r = idx / wv, jv = idx - r * wv;
-      VecT<T, V> acc;
+      A acc[V];
 #pragma unroll
-      for (int e = 0; e < V; ++e) acc.x[e] = T(0);
+      for (int e = 0; e < V; ++e) acc[e] = A(0);
       const int q1 = __ldg(rp + r0 + r + 1);
       for (int q = __ldg(rp + r0 + r); q < q1; ++q) {
-        const T a = __ldg(val + q);
+        const A a = widen(__ldg(val + q));
         const VecT<T, V> b = *reinterpret_cast<const VecT<T, V>*>(Bs + __ldg(ci + q) * pitch + jv * V);
 #pragma unroll
-        for (int e = 0; e < V; ++e) acc.x[e] += a * b.x[e];
+        for (int e = 0; e < V; ++e) acc[e] += a * widen(b.x[e]);
       }
-      *reinterpret_cast<VecT<T, V>*>(Ci + int64_t(r) * nb + j0 + jv * V) = acc;
+      store_vec<T, V>(Ci + int64_t(r) * nb + j0 + jv * V, acc);
     }
   } else {
     for (int idx = threadIdx.x; idx < m * w; idx += blockDim.x) {
       const int j = idx / m, r = idx - j * m;
-      T acc = T(0);
+      A acc = A(0);
       const int q1 = __ldg(rp + r0 + r + 1);
-      for (int q = __ldg(rp + r0 + r); q < q1; ++q) acc += __ldg(val + q) * Bs[__ldg(ci + q) * pitch + j];
-      Ci[int64_t(j0 + j) * m + r] = acc;
+      for (int q = __ldg(rp + r0 + r); q < q1; ++q) acc += widen(__ldg(val + q)) * widen(Bs[__ldg(ci + q) * pitch + j]);
+      Ci[int64_t(j0 + j) * m + r] = narrow<T>(acc);
     }
   }
 }

@@ -8,6 +8,7 @@
 namespace spb {
 
 // SWA COO with global atomics: a sub-warp (2^lg threads) per nonzero of matrix `mat`; C must be zero.
+// Every atomic rounds C to T, so with 16-bit T there is no f32 accumulation: not applicable there (methods.cuh).
 template <typename T, Layout L>
 __global__ void swa_coo_global_kernel(BatchView<T> v, int mat, int lg) {
   const int sw = 1 << lg;
@@ -20,17 +21,19 @@ __global__ void swa_coo_global_kernel(BatchView<T> v, int mat, int lg) {
   const T* B = v.B + int64_t(v.col_off[mat]) * v.nb;
   T* C = v.C + int64_t(v.row_off[mat]) * v.nb;
   const int r = v.coo_r[nz0 + nz], c = v.coo_c[nz0 + nz];
-  const T a = v.coo_v[nz0 + nz];
-  for (int j = lane; j < v.nb; j += sw) atomicAdd(&C[didx<L>(r, j, m, v.nb)], a * B[didx<L>(c, j, k, v.nb)]);
+  const acc_t<T> a = widen(v.coo_v[nz0 + nz]);
+  for (int j = lane; j < v.nb; j += sw) atomicAdd(&C[didx<L>(r, j, m, v.nb)], narrow<T>(a * widen(B[didx<L>(c, j, k, v.nb)])));
 }
 
 // SWA CSR: a sub-warp per (matrix, column block, row). Threads are laid out as the paper's Batched
 // CSR: count * max_m * p sub-warps; rows past a smaller matrix's end exit at once.
 // Shared = false: each lane accumulates its columns in registers (no atomics, no memset).
 // Shared = true: each sub-warp keeps its row segment (cb_w values) in shared memory (paper Fig. 5c/d).
+// Sums are in acc_t<T> (float for f16/bf16), in registers or shared memory alike.
 template <typename T, Layout L, bool Shared>
 __global__ void swa_csr_kernel(BatchView<T> v, int mat_base, int count, int max_m, int p, int cb_w, int lg) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
+  using A = acc_t<T>;
   const int sw = 1 << lg;
   const int lane = threadIdx.x & (sw - 1);
   const int64_t t = (int64_t(blockIdx.x) * blockDim.x + threadIdx.x) >> lg;
@@ -46,31 +49,33 @@ __global__ void swa_csr_kernel(BatchView<T> v, int mat_base, int count, int max_
   T* C = v.C + int64_t(r0) * nb;
   const int p0 = v.rp[r0 + row], p1 = v.rp[r0 + row + 1];
   if (Shared) {
-    T* srow = reinterpret_cast<T*>(smem_raw) + (threadIdx.x >> lg) * cb_w;
+    A* srow = reinterpret_cast<A*>(smem_raw) + (threadIdx.x >> lg) * cb_w;
     // Each lane touches only its own columns (j = lane mod sw): no barrier is needed.
-    for (int j = lane; j < jw; j += sw) srow[j] = T(0);
+    for (int j = lane; j < jw; j += sw) srow[j] = A(0);
     for (int q = p0; q < p1; ++q) {
       const int c = v.ci[q];
-      const T a = v.val[q];
-      for (int j = lane; j < jw; j += sw) srow[j] += a * B[didx<L>(c, j0 + j, k, nb)];
+      const A a = widen(v.val[q]);
+      for (int j = lane; j < jw; j += sw) srow[j] += a * widen(B[didx<L>(c, j0 + j, k, nb)]);
     }
-    for (int j = lane; j < jw; j += sw) C[didx<L>(row, j0 + j, m, nb)] = srow[j];
+    for (int j = lane; j < jw; j += sw) C[didx<L>(row, j0 + j, m, nb)] = narrow<T>(srow[j]);
   } else {
     for (int j = lane; j < jw; j += sw) {
-      T acc = T(0);
-      for (int q = p0; q < p1; ++q) acc += v.val[q] * B[didx<L>(v.ci[q], j0 + j, k, nb)];
-      C[didx<L>(row, j0 + j, m, nb)] = acc;
+      A acc = A(0);
+      for (int q = p0; q < p1; ++q) acc += widen(v.val[q]) * widen(B[didx<L>(v.ci[q], j0 + j, k, nb)]);
+      C[didx<L>(row, j0 + j, m, nb)] = narrow<T>(acc);
     }
   }
 }
 
 // SWA COO with the output (or a column block of it) in shared memory: a thread block per
 // (matrix, column block); no zeroing kernel, atomics hit shared memory (paper Fig. 5a/b).
-// Dynamic shared memory: max_m * cb_w values.
+// Dynamic shared memory: max_m * cb_w values of acc_t<T> (f16/bf16: float atomics in shared memory,
+// so the sums are f32 and C is rounded once).
 template <typename T, Layout L>
 __global__ void swa_coo_shared_kernel(BatchView<T> v, int mat_base, int p, int cb_w, int lg) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
-  T* s = reinterpret_cast<T*>(smem_raw);
+  using A = acc_t<T>;
+  A* s = reinterpret_cast<A*>(smem_raw);
   const int mat = mat_base + blockIdx.x / p, cb = blockIdx.x % p;
   const int nb = v.nb, j0 = cb * cb_w, jw = min(cb_w, nb - j0);
   const int r0 = v.row_off[mat], m = v.row_off[mat + 1] - r0;
@@ -80,19 +85,19 @@ __global__ void swa_coo_shared_kernel(BatchView<T> v, int mat_base, int p, int c
   const T* B = v.B + int64_t(v.col_off[mat]) * nb;
   T* C = v.C + int64_t(r0) * nb;
   const int tot = m * jw;
-  for (int i = threadIdx.x; i < tot; i += blockDim.x) s[i] = T(0);
+  for (int i = threadIdx.x; i < tot; i += blockDim.x) s[i] = A(0);
   __syncthreads();
   const int sw = 1 << lg, lane = threadIdx.x & (sw - 1);
   for (int nz = threadIdx.x >> lg; nz < nnz; nz += blockDim.x >> lg) {
     const int r = v.coo_r[nz0 + nz], c = v.coo_c[nz0 + nz];
-    const T a = v.coo_v[nz0 + nz];
-    for (int j = lane; j < jw; j += sw) atomicAdd(&s[r * jw + j], a * B[didx<L>(c, j0 + j, k, nb)]);
+    const A a = widen(v.coo_v[nz0 + nz]);
+    for (int j = lane; j < jw; j += sw) atomicAdd(&s[r * jw + j], a * widen(B[didx<L>(c, j0 + j, k, nb)]));
   }
   __syncthreads();
   for (int i = threadIdx.x; i < tot; i += blockDim.x) {
     const int r = L == Layout::Row ? i / jw : i % m;
     const int j = L == Layout::Row ? i % jw : i / m;
-    C[didx<L>(r, j0 + j, m, nb)] = s[r * jw + j];
+    C[didx<L>(r, j0 + j, m, nb)] = narrow<T>(s[r * jw + j]);
   }
 }
 

@@ -20,17 +20,21 @@ __host__ __device__ __forceinline__ int tile_pad4(int x) { return (x + 3) & ~3; 
 // consecutive rows then spread over 8 banks instead of one).
 __host__ __device__ __forceinline__ int tile_bpitch(int W, bool row) { return tile_pad4(W) + (row ? 0 : 4); }
 
-// Four consecutive values from shared memory as 16-byte loads (one float4, or two double2).
+// Four consecutive values from shared memory as vector loads (one float4 or 8-byte 4 x 16-bit, or two
+// double2), widened to the accumulation type.
 template <typename T>
-__device__ __forceinline__ VecT<T, 4> load4(const T* p) {
+__device__ __forceinline__ VecT<acc_t<T>, 4> load4(const T* p) {
   VecT<T, 4> v;
-  if (sizeof(T) == 4) {
+  if (sizeof(T) <= 4) {
     v = *reinterpret_cast<const VecT<T, 4>*>(p);
   } else {
     const VecT<T, 2> lo = *reinterpret_cast<const VecT<T, 2>*>(p), hi = *reinterpret_cast<const VecT<T, 2>*>(p + 2);
     v.x[0] = lo.x[0]; v.x[1] = lo.x[1]; v.x[2] = hi.x[0]; v.x[3] = hi.x[1];
   }
-  return v;
+  VecT<acc_t<T>, 4> w;
+#pragma unroll
+  for (int e = 0; e < 4; ++e) w.x[e] = widen(v.x[e]);
+  return w;
 }
 
 template <typename T, Layout L>
@@ -73,14 +77,14 @@ __global__ void __launch_bounds__(256) tile_kernel(const int* __restrict__ row_o
   for (int t = threadIdx.x; t < TR * TC; t += blockDim.x) {
     const int tr = L == Layout::Row ? t / TC : t % TR;
     const int tc = L == Layout::Row ? t - tr * TC : t / TR;
-    T acc[4][4];
+    acc_t<T> acc[4][4];
 #pragma unroll
     for (int i = 0; i < 4; ++i)
 #pragma unroll
-      for (int j = 0; j < 4; ++j) acc[i][j] = T(0);
+      for (int j = 0; j < 4; ++j) acc[i][j] = acc_t<T>(0);
     for (int c = 0; c < k; ++c) {
-      const VecT<T, 4> a = load4(As + c * mp + tr * 4);
-      const VecT<T, 4> b = load4(Bs + c * Wp + tc * 4);
+      const VecT<acc_t<T>, 4> a = load4(As + c * mp + tr * 4);
+      const VecT<acc_t<T>, 4> b = load4(Bs + c * Wp + tc * 4);
 #pragma unroll
       for (int i = 0; i < 4; ++i)
 #pragma unroll
@@ -91,9 +95,9 @@ __global__ void __launch_bounds__(256) tile_kernel(const int* __restrict__ row_o
       for (int e = 0; e < 4; ++e) {
         VecT<T, 4> o;
 #pragma unroll
-        for (int f = 0; f < 4; ++f) o.x[f] = L == Layout::Row ? acc[e][f] : acc[f][e];
+        for (int f = 0; f < 4; ++f) o.x[f] = narrow<T>(L == Layout::Row ? acc[e][f] : acc[f][e]);
         T* dst = L == Layout::Row ? Ci + int64_t(tr * 4 + e) * nb + j0 + tc * 4 : Ci + int64_t(j0 + tc * 4 + e) * m + tr * 4;
-        if (sizeof(T) == 4) {
+        if (sizeof(T) <= 4) {
           *reinterpret_cast<VecT<T, 4>*>(dst) = o;
         } else {
           VecT<T, 2> lo, hi;
@@ -109,7 +113,7 @@ __global__ void __launch_bounds__(256) tile_kernel(const int* __restrict__ row_o
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
         const int r = tr * 4 + i, jj = tc * 4 + j;
-        if (r < m && jj < w) Ci[L == Layout::Row ? int64_t(r) * nb + j0 + jj : int64_t(j0 + jj) * m + r] = acc[i][j];
+        if (r < m && jj < w) Ci[L == Layout::Row ? int64_t(r) * nb + j0 + jj : int64_t(j0 + jj) * m + r] = narrow<T>(acc[i][j]);
       }
   }
 }

@@ -1,6 +1,6 @@
 // Our batched CSR kernel for the H100 (beyond the paper): a row's output is accumulated in
-// registers, each lane owning V consecutive columns loaded/stored as one vector (16 B for float4 /
-// double2) when B and C are row-major and nb % V == 0. Threads are laid out as batch x max_m rows x
+// registers (in acc_t<T>: float for f16/bf16), each lane owning V consecutive columns loaded/stored as
+// one vector (16 B: float4, double2, 8 halves) when B and C are row-major and nb % V == 0. Threads are laid out as batch x max_m rows x
 // tpr lanes, so a block covers several small matrices at once; a grid-stride loop lets the same
 // kernel run as a persistent grid (grid capped at what the SMs hold) for huge batches.
 #pragma once
@@ -15,22 +15,32 @@ struct alignas(sizeof(T) * V) VecT {
   T x[V];
 };
 
+// V accumulators rounded to T and stored as one vector (p aligned to V values).
+template <typename T, int V>
+__device__ __forceinline__ void store_vec(T* p, const acc_t<T> (&acc)[V]) {
+  VecT<T, V> o;
+#pragma unroll
+  for (int e = 0; e < V; ++e) o.x[e] = narrow<T>(acc[e]);
+  *reinterpret_cast<VecT<T, V>*>(p) = o;
+}
+
 // One CSR row times B into C: lane owns columns j = lane*V + c*tpr*V, accumulated in registers;
 // CH column chunks are processed together (independent loads in flight per nonzero).
 // B and C point at the row's matrix (k = its columns, m = its rows; only used for column-major).
 template <typename T, Layout L, int V, int CH = 1>
 __device__ __forceinline__ void row_times_b(const int* __restrict__ ci, const T* __restrict__ val, int p0, int p1, const T* B, int k, T* C, int row,
                                             int m, int nb, int lane, int tpr) {
+  using A = acc_t<T>;
   const int step = tpr * V;
   for (int j = lane * V; j < nb; j += step * CH) {
-    VecT<T, V> acc[CH];
+    A acc[CH][V];
 #pragma unroll
     for (int h = 0; h < CH; ++h)
 #pragma unroll
-      for (int e = 0; e < V; ++e) acc[h].x[e] = T(0);
+      for (int e = 0; e < V; ++e) acc[h][e] = A(0);
     for (int q = p0; q < p1; ++q) {
       const int c = __ldg(ci + q);
-      const T a = __ldg(val + q);
+      const A a = widen(__ldg(val + q));
 #pragma unroll
       for (int h = 0; h < CH; ++h) {
         const int jj = j + h * step;
@@ -38,9 +48,9 @@ __device__ __forceinline__ void row_times_b(const int* __restrict__ ci, const T*
         if (V > 1) {  // only instantiated with V > 1 for row-major and nb % V == 0
           const VecT<T, V> b = *reinterpret_cast<const VecT<T, V>*>(B + int64_t(c) * nb + jj);
 #pragma unroll
-          for (int e = 0; e < V; ++e) acc[h].x[e] += a * b.x[e];
+          for (int e = 0; e < V; ++e) acc[h][e] += a * widen(b.x[e]);
         } else {
-          acc[h].x[0] += a * B[didx<L>(c, jj, k, nb)];
+          acc[h][0] += a * widen(B[didx<L>(c, jj, k, nb)]);
         }
       }
     }
@@ -48,8 +58,8 @@ __device__ __forceinline__ void row_times_b(const int* __restrict__ ci, const T*
     for (int h = 0; h < CH; ++h) {
       const int jj = j + h * step;
       if (CH > 1 && jj >= nb) break;
-      if (V > 1) *reinterpret_cast<VecT<T, V>*>(C + int64_t(row) * nb + jj) = acc[h];
-      else C[didx<L>(row, jj, m, nb)] = acc[h].x[0];
+      if (V > 1) store_vec<T, V>(C + int64_t(row) * nb + jj, acc[h]);
+      else C[didx<L>(row, jj, m, nb)] = narrow<T>(acc[h][0]);
     }
   }
 }
@@ -94,22 +104,23 @@ __global__ void __launch_bounds__(1024) ell_flat_kernel(const int* __restrict__ 
   const int tpr = 1 << lg_tpr;
   for (unsigned g = blockIdx.x * blockDim.x + threadIdx.x; g < total; g += gridDim.x * blockDim.x) {
     const int row = int(g >> lg_tpr), lane = int(g & unsigned(tpr - 1));
+    using A = acc_t<T>;
     int c[K];
-    T a[K];
+    A a[K];
 #pragma unroll
-    for (int s = 0; s < K; ++s) { c[s] = __ldg(ec + int64_t(row) * K + s); a[s] = __ldg(ev + int64_t(row) * K + s); }
+    for (int s = 0; s < K; ++s) { c[s] = __ldg(ec + int64_t(row) * K + s); a[s] = widen(__ldg(ev + int64_t(row) * K + s)); }
     for (int j = lane * V; j < nb; j += tpr * V) {
-      VecT<T, V> acc;
+      A acc[V];
 #pragma unroll
-      for (int e = 0; e < V; ++e) acc.x[e] = T(0);
+      for (int e = 0; e < V; ++e) acc[e] = A(0);
 #pragma unroll
       for (int s = 0; s < K; ++s) {
         if (c[s] < 0) continue;
         const VecT<T, V> b = *reinterpret_cast<const VecT<T, V>*>(B + int64_t(c[s]) * nb + j);
 #pragma unroll
-        for (int e = 0; e < V; ++e) acc.x[e] += a[s] * b.x[e];
+        for (int e = 0; e < V; ++e) acc[e] += a[s] * widen(b.x[e]);
       }
-      *reinterpret_cast<VecT<T, V>*>(C + int64_t(row) * nb + j) = acc;
+      store_vec<T, V>(C + int64_t(row) * nb + j, acc);
     }
   }
 }

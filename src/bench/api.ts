@@ -5,7 +5,7 @@ import type { ProgressEvent } from '../progress/event.js';
 import type { ExplainLine } from '../native/protocol.js';
 import { REQUEST_DEFAULTS } from './request-defaults.js';
 import type { ProfileTarget } from './profile.js';
-import type { BackendChoice, CacheState, Layout, Precision, TimingMode } from '../kinds.js';
+import type { BackendChoice, CacheState, Layout, Precision, SpgemmPrecision, TimingMode } from '../kinds.js';
 import type { GraphKind } from '../matrix/generate/graph.js';
 
 
@@ -39,7 +39,7 @@ export interface SpgemmRequest {
   gen: string[]; // generator specs, e.g. "rmat:scale=18,ef=4"
   b?: string; // second operand file for A·B
   genB?: string; // second operand generated from this spec (A·B with a generated A), instead of b
-  precision: Precision[];
+  precision: SpgemmPrecision[];
   methods: string[] | 'all';
   seed: number;
   warmup: number;

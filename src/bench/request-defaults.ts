@@ -1,11 +1,11 @@
 // The one set of request defaults (command line and suites) and the option that names each field
 // in messages. Kept apart from the zod schema (./request-schema.ts) so that registering the
 // commands, which shows these in --help, stays cheap.
-import type { CacheState, Precision, TimingMode } from '../kinds.js';
+import type { CacheState, SpgemmPrecision, TimingMode } from '../kinds.js';
 
 /** The defaults of every request field, for the CLI and suites alike. */
 export const REQUEST_DEFAULTS = {
-  precision: ['f32'] as Precision[],
+  precision: ['f32'] as SpgemmPrecision[], // spmm also takes f16 and bf16
   methods: 'all' as const,
   seed: 1,
   warmup: 5, // at most; warm-ups stop after 1 s of them (cuda/common/sampling.hpp run_warmups)

@@ -14,7 +14,7 @@ import { parseRange } from '../matrix/generate/range.js';
 import { GRAPH_KINDS, parseGraphKind } from '../matrix/generate/graph.js';
 import { UserError } from '../util/errors.js';
 import { resolvedPath } from '../util/path-names.js';
-import { LAYOUTS, PRECISIONS, TIMING_MODES, type Op } from '../kinds.js';
+import { LAYOUTS, PRECISIONS, SPGEMM_PRECISIONS, TIMING_MODES, type Op } from '../kinds.js';
 import type { SpgemmRequest, SpmmRequest, VerifyMode } from './api.js';
 import { cacheList, methodList, nonNegativeInt, oneOf, positiveInt, positiveNumber, samplesValue, splitList } from './options.js';
 import { OPTION_NAME, REQUEST_DEFAULTS } from './request-defaults.js';
@@ -125,8 +125,19 @@ export const SPMM_FIELDS = {
   matrices: paths(o.matrices),
 };
 
+/** SpGEMM takes f32 and f64 only: a 16-bit --precision is refused naming the option and why. */
+const spgemmPrecision = field((v) =>
+  unique(
+    itemTexts(v, o.precision).map((s) => {
+      if (s === 'f16' || s === 'bf16') throw new UserError(`${o.precision} ${s}: spgemm runs f32 and f64 only (f16 and bf16 are for spmm)`);
+      return oneOf(s, o.precision, SPGEMM_PRECISIONS);
+    }),
+  ),
+);
+
 export const SPGEMM_FIELDS = {
   ...COMMON_FIELDS,
+  precision: spgemmPrecision,
   inputs: paths(o.inputs),
   gen: field((v) => unique(itemTexts(v, o.gen, false)).map((s) => (parseGenSpec(s), s))),
   b: path(o.b),

@@ -3,7 +3,7 @@
 // generator spec, --gen-b). Files are known by their resolved path and shown by the shortest path
 // suffix that tells them apart (src/util/path-names.ts); two cases with one id are an error.
 import type { SpgemmRequest } from './api.js';
-import type { CacheState, Precision } from '../kinds.js';
+import type { CacheState, SpgemmPrecision } from '../kinds.js';
 import { cacheTag, type Params, type PlannedCase } from './spmm-plan.js';
 import { UserError } from '../util/errors.js';
 import { assertUniqueIds, distinctNames, resolvedPath } from '../util/path-names.js';
@@ -17,7 +17,7 @@ export interface SpgemmCasePlan extends PlannedCase {
   /** second operand; undefined means C = A·A */
   b?: SpgemmSource;
   bName?: string;
-  precision: Precision;
+  precision: SpgemmPrecision;
   cache: CacheState;
 }
 

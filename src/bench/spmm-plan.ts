@@ -5,7 +5,7 @@ import { parseRange, type Range } from '../matrix/generate/range.js';
 import { graphMeanNnzRow, type GraphKind } from '../matrix/generate/graph.js';
 import { UserError } from '../util/errors.js';
 import type { SpmmRequest } from './api.js';
-import type { CacheState, Precision, TimingMode } from '../kinds.js';
+import { valueBytes, type CacheState, type Precision, type TimingMode } from '../kinds.js';
 import { distinctNames, resolvedPath } from '../util/path-names.js';
 
 export type Params = Record<string, string | number | boolean>;
@@ -147,11 +147,11 @@ export function meanNnzRow(s: BatchShape): number {
 export function spmmFootprint(s: BatchShape, nb: number[], precision: Precision): SpmmFootprint {
   const rows = s.batch * mean(parseRange(s.dim, '--dim'));
   const nnz = rows * meanNnzRow(s);
-  const t = precision === 'f32' ? 4 : 8;
+  const t = valueBytes(precision);
   const nbMax = Math.max(...nb);
   // JS: Int32 row pointers + Int32 columns + Float64 values, ~250 bytes of objects per matrix.
   const js = rows * 4 + nnz * 12 + s.batch * 250;
-  // Native: the matrices read (int64 pointers, columns, double values) and their rounded copy, the
+  // Native (t = 2 for f16/bf16, whose .spb holds f32 values): the matrices read (int64 pointers, columns, double values) and their rounded copy, the
   // pinned batch (CSR, COO, block-diagonal columns), B (T and the float64 copy), the float64
   // reference of C with its |A||B| bound, and the copy of C read back for verification.
   const native = 2 * (rows * 8 + nnz * 16) + nnz * 3 * (t + 8) + rows * nbMax * (t + 8) + rows * nbMax * (16 + t);

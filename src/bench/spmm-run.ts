@@ -17,6 +17,7 @@ import { checkSpmmFits, countCases, planSpmm, type SpmmRunPlan, type SpmmSource 
 import { toMethodResult } from './figures.js';
 import { methodMetrics, profileMethod, type ProfileRecord } from './profile.js';
 import { findNcu } from '../native/toolchain.js';
+import { spbValueType } from '../kinds.js';
 import { prepareUserKernels, spmmUserResults } from '../plugins/bench.js';
 import { pythonResults, splitMethods } from '../plugins/python.js';
 
@@ -91,11 +92,12 @@ export async function runSpmm(req: SpmmRequest, sink: BenchSink, deps?: BenchDep
         current = { key: run.inputKey, mats: await loadSource(d, run.source, req.seed, onProgress), spb: new Map() };
       }
       const mats = current.mats;
-      let spb = current.spb.get(run.precision);
+      const valueType = spbValueType(run.precision); // f16/bf16 read f32 values and round them natively
+      let spb = current.spb.get(valueType);
       if (!spb) {
         spb = join(dir, `input-${files++}.spb`);
-        await d.writeSpb(spb, mats, { valueType: run.precision });
-        current.spb.set(run.precision, spb);
+        await d.writeSpb(spb, mats, { valueType });
+        current.spb.set(valueType, spb);
       }
       const args = [
         'spmm', '--input', spb, '--nb', run.nb.join(','), '--precision', run.precision,

@@ -30,9 +30,9 @@ export interface CommonBenchOptions {
 
 const dflt = (v: unknown): string => ` (default: ${Array.isArray(v) ? v.join(',') : String(v)})`;
 
-export function addCommonOptions(cmd: Command, d: { seedHelp: string; samplesHelp: string; libs: string }): Command {
+export function addCommonOptions(cmd: Command, d: { seedHelp: string; samplesHelp: string; libs: string; precisionHelp: string }): Command {
   return cmd
-    .option('--precision <f32|f64|f32,f64>', `value precision(s)${dflt(D.precision)}`)
+    .option('--precision <list>', `${d.precisionHelp}${dflt(D.precision)}`)
     .option('--methods <all|m1,m2>', `methods to run (names as printed in the table)${dflt(D.methods)}`)
     .option('--seed <n>', `${d.seedHelp}${dflt(D.seed)}`)
     .option('--warmup <n>', `untimed runs before sampling: at most this many, and none past the first once 1 s of them has gone by${dflt(D.warmup)}`)

@@ -2,6 +2,7 @@
 // (manifests read, built on the CUDA backend), then, per native run of the built-in methods, the
 // plugins' result lines for the same input (run in their own processes, or not applicable with the reason).
 import type { CsrMatrix } from '../matrix/types.js';
+import type { Precision, SpgemmPrecision } from '../kinds.js';
 import type { ResultLine } from '../native/protocol.js';
 import type { RepeatedLine } from '../bench/repeat.js';
 import type { BenchDeps } from '../bench/deps.js';
@@ -43,7 +44,7 @@ export interface SpmmRunContext {
   backend: 'cpu' | 'cuda';
   backendReason: string;
   args: string[]; // the built-in run's native arguments (input, nb, precision, mode, layout, seed, sampling)
-  precision: 'f32' | 'f64';
+  precision: Precision;
   layout: 'row' | 'col';
   mode: 'kernel' | 'e2e' | 'graph';
   mats: CsrMatrix[];
@@ -78,7 +79,7 @@ export interface SpgemmRunContext {
   backend: 'cpu' | 'cuda';
   backendReason: string;
   args: string[]; // the built-in run's native arguments (operands, precision, sampling, reference)
-  precision: 'f32' | 'f64';
+  precision: SpgemmPrecision;
   repeat: number;
 }
 

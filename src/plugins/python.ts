@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pythonCommand } from '../config.js';
 import type { CsrMatrix } from '../matrix/types.js';
+import { defaultTolerance, valueBytes, type Precision } from '../kinds.js';
 import type { ResultLine } from '../native/protocol.js';
 import { cudaSourceDir } from '../native/targets.js';
 import type { RepeatedLine } from '../bench/repeat.js';
@@ -59,7 +60,7 @@ export interface PythonCase {
   backend: 'cpu' | 'cuda';
   backendReason: string;
   args: string[]; // the native run's arguments
-  precision: 'f32' | 'f64';
+  precision: Precision;
   layout: 'row' | 'col';
   mode: 'kernel' | 'e2e' | 'graph';
   mats: CsrMatrix[];
@@ -69,7 +70,7 @@ export interface PythonCase {
 /** One line per n_B shaped as the runner's (for the lines it does not print itself: crash, timeout, no Python). */
 export function caseTemplates(c: PythonCase): ResultLine[] {
   const nbs = c.args[c.args.indexOf('--nb') + 1].split(',').map(Number);
-  const t = c.precision === 'f32' ? 4 : 8;
+  const t = valueBytes(c.precision);
   let rows = 0, cols = 0, nnz = 0, maxM = 0;
   for (const m of c.mats) {
     rows += m.rows;
@@ -81,7 +82,7 @@ export function caseTemplates(c: PythonCase): ResultLine[] {
     type: 'result', op: 'spmm', method: '', family: 'peer', status: 'not_applicable', timed_region: c.mode, samples_ms: [], peak_mem_bytes: 0,
     params: { nb, precision: c.precision, mode: c.mode, layout: c.layout, batch: c.mats.length, max_m: maxM },
     flops: 2 * nnz * nb, bytes_moved: nnz * (t + 4) + (rows + c.mats.length) * 4 + (cols + rows) * nb * t,
-    verify: { checked: false, passed: false, max_rel_err: null, tol: c.precision === 'f32' ? 1e-4 : 1e-12, reference: 'cpu-f64' },
+    verify: { checked: false, passed: false, max_rel_err: null, tol: defaultTolerance(c.precision), reference: 'cpu-f64' },
   }));
 }
 

@@ -53,16 +53,25 @@ CPP = r"""
 #include <cstdio>
 #include <cstring>
 #include "spmm_batch.hpp"
+#include "../cpu/half16.hpp"
 using namespace spb;
-int main(int, char** argv) {
+template <typename T>
+void run(char** argv) {
   auto mats = read_spb(argv[1]).mats;
   const int nb = atoi(argv[2]);
   const bool col = !strcmp(argv[3], "col");
-  const auto A = rounded_batch<float>(mats);
-  auto h = build_spmm_batch<float>(A, nb, col ? BatchLayout::Col : BatchLayout::Row, strtoull(argv[4], nullptr, 10));
+  const auto A = rounded_batch<T>(mats);
+  auto h = build_spmm_batch<T>(A, nb, col ? BatchLayout::Col : BatchLayout::Row, strtoull(argv[4], nullptr, 10));
   auto R = spmm_reference(A, h);
-  for (float x : h.B) printf("%.9g\n", double(x));
+  for (T x : h.B) printf("%.9g\n", double(x));
   for (size_t i = 0; i < R.c.size(); ++i) printf("%.17g %.17g\n", R.c[i], R.abs[i]);
+}
+// f16 / bf16: the CPU backend's portable types, rounded from double as __double2half / __double2bfloat16 do
+int main(int argc, char** argv) {
+  const char* p = argc > 5 ? argv[5] : "f32";
+  if (!strcmp(p, "f16")) run<cpu::F16>(argv);
+  else if (!strcmp(p, "bf16")) run<cpu::BF16>(argv);
+  else run<float>(argv);
 }
 """
 
@@ -105,11 +114,12 @@ class TestPyrun(unittest.TestCase):
         p = os.path.join(self.dir, "b.spb")
         write_spb(p, random_batch(np.random.default_rng(3), 7, (3, 12), 4), f32=False)
         mats = pyrun.read_spb(p)
-        for nb, layout, seed in ((5, "row", 1), (3, "col", 42)):
-            out = subprocess.run([exe, p, str(nb), layout, str(seed)], check=True, capture_output=True, text=True).stdout.split("\n")
-            h = pyrun.HostBatch(mats, nb, "f32", layout, seed)
+        cases = [(5, "row", 1, "f32"), (3, "col", 42, "f32"), (300, "row", 5, "f16"), (7, "col", 6, "f16"), (300, "row", 5, "bf16"), (7, "col", 6, "bf16")]
+        for nb, layout, seed, prec in cases:
+            out = subprocess.run([exe, p, str(nb), layout, str(seed), prec], check=True, capture_output=True, text=True).stdout.split("\n")
+            h = pyrun.HostBatch(mats, nb, prec, layout, seed)
             nB = h.B.size
-            self.assertEqual(h.B.tolist(), np.array([float(x) for x in out[:nB]], dtype=np.float32).tolist(), f"B nb={nb} {layout}")
+            self.assertEqual(h.B.astype(np.float32).tolist(), np.array([float(x) for x in out[:nB]], dtype=np.float32).tolist(), f"B nb={nb} {layout} {prec}")
             ref = np.array([[float(v) for v in line.split()] for line in out[nB:] if line])
             np.testing.assert_allclose(h.ref, ref[:, 0], rtol=1e-14, atol=1e-15)
             np.testing.assert_allclose(h.ref_abs, ref[:, 1], rtol=1e-14, atol=1e-15)
@@ -136,6 +146,28 @@ class TestPyrun(unittest.TestCase):
             self.assertFalse(ok)
             self.assertIsNone(err)
             self.assertIn("(not finite: unwritten or overflow)", detail)
+
+    def test_bf16_rounds_to_nearest_even_from_double(self):
+        x = np.array([1 + 2 ** -8, 1 + 3 * 2 ** -8, 1 + 2 ** -8 + 2 ** -40, -(1 + 2 ** -8 + 2 ** -40), 1 + 2 ** -8 - 2 ** -40, 0.0, np.inf, 3.5e38])
+        self.assertEqual(pyrun.to_bf16(x).tolist(), [1.0, 1 + 2 ** -6, 1 + 2 ** -7, -(1 + 2 ** -7), 1.0, 0.0, math.inf, math.inf])
+        self.assertTrue(math.isnan(pyrun.to_bf16(np.array([np.nan]))[0]))
+        r = pyrun.to_bf16(np.random.default_rng(4).uniform(-1, 1, 10000))
+        self.assertTrue((r.view(np.uint32) & 0xFFFF == 0).all())
+
+    def test_16bit_tolerances_and_the_f16_floor(self):
+        self.assertEqual((pyrun.tolerance("f16"), pyrun.tolerance("bf16")), (1e-3, 8e-3))
+        mats = [(1, 1, np.array([0, 1]), np.array([0]), np.array([1.0]))]
+        for prec, tol in (("f16", 1e-3), ("bf16", 8e-3)):
+            h = pyrun.HostBatch(mats, 1, prec, "row", 1)
+            self.assertTrue(pyrun.check(h.ref * (1 + 0.9 * tol), h, "x")[0])
+            self.assertFalse(pyrun.check(h.ref * (1 + 1.1 * tol), h, "x")[0])
+        # f16: an output in the subnormal range is normalized by at least 2^-14 (its absolute rounding is 2^-25)
+        tiny = [(1, 1, np.array([0, 1]), np.array([0]), np.array([2.0 ** -12]))]
+        h = pyrun.HostBatch(tiny, 1, "f16", "row", 1)
+        self.assertLess(abs(h.ref[0]), 2.0 ** -12)
+        self.assertTrue(pyrun.check(h.ref + 2.0 ** -25, h, "x")[0])
+        self.assertFalse(pyrun.check(h.ref + 2.0 ** -20, h, "x")[0])
+        self.assertEqual(pyrun.HostBatch(mats, 4, "bf16", "row", 1).bytes_moved(), 1 * 6 + 2 * 4 + 2 * 4 * 2)
 
     def test_f32_tolerance_is_the_native_one(self):
         self.assertEqual((pyrun.tolerance("f32"), pyrun.tolerance("f64")), (1e-4, 1e-12))

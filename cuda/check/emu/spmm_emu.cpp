@@ -1,7 +1,8 @@
 // Host emulation of batched-col (col_kernel), batched-staged (staged_kernel) and batched-tile (tile_kernel) against a float64
 // reference, on mixed batches with empty rows, nnz-0 matrices, rectangular matrices, dim 1, nb not a
 // power of two, outputs poisoned with NaN; every slot count / columns-per-thread / grid.y and column
-// block W / vector width. A block's threads run as std::threads with a std::barrier for
+// block W / vector width; f32, f64 and the CPU backend's portable f16 / bf16 (cuda/cpu/half16.hpp: 8-wide
+// 16-byte vectors, f32 accumulation, within the precision's tolerance). A block's threads run as std::threads with a std::barrier for
 // __syncthreads (cuda_runtime.h here stands in for CUDA's). No GPU needed; the GPU tests
 // (scripts/gpu-test.mjs) and compute-sanitizer remain the real check.
 //   g++ -std=c++20 -O1 -pthread -I cuda/check/emu -w cuda/check/emu/spmm_emu.cpp -o /tmp/spmm_emu && /tmp/spmm_emu
@@ -11,7 +12,10 @@
 #include "../../spmm/col.cuh"
 #include "../../spmm/staged.cuh"
 #include "../../spmm/tile.cuh"
+#include "../../cpu/half16.hpp"
 using namespace spb;
+using spb::cpu::BF16;
+using spb::cpu::F16;
 
 struct Batch {
   std::vector<int> m, k, row_off{0}, col_off{0}, rp{0}, ci;
@@ -63,7 +67,7 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
         for (int j = 0; j < nb; ++j) {
           double got = C[size_t(b.row_off[i]) * nb + (colmajor ? size_t(j) * b.m[i] + r : size_t(r) * nb + j)];
           double want = ref[size_t(b.row_off[i]) * nb + size_t(r) * nb + j];
-          if (!(std::fabs(got - want) <= 1e-4 * (1 + std::fabs(want)))) {
+          if (!(std::fabs(got - want) <= std::max(1e-4, Acc<T>::tol) * (1 + std::fabs(want)))) {
             if (bad++ < 3) std::printf("  BAD %s: mat %d row %d col %d got %g want %g\n", what, i, r, j, got, want);
             return;
           }
@@ -146,6 +150,10 @@ int main() {
       for (bool col : {false, true}) {
         bad += run_case<float>(b, nb, col, n);
         bad += run_case<double>(b, nb, col, n);
+        if (nb >= 8) {  // 16-bit: 8-wide vectors (nb 8, 64) and the scalar path (17)
+          bad += run_case<F16>(b, nb, col, n);
+          bad += run_case<BF16>(b, nb, col, n);
+        }
         n++;
       }
   std::printf("%d cases, %d bad\n", n, bad);

@@ -46,7 +46,8 @@ export function register(program: Command): void {
     .option('--breakdown', 'time the phases too (setup/grouping, count, allocation, compute)')
     .option('--explain', 'print the derived parameters (row groups, table sizes, block sizes)')
     .option('--verify <mode>', 'check against the CPU float64 reference: auto (every row up to 2^28 products; above, 4096 rows, as rows:4096, said in the output), full (every row), rows:N (N rows: the longest eighth by products and the rest drawn from --seed) or none; references are cached by the operands\' content, so a second run reuses them', 'auto');
-  addCommonOptions(cmd, { seedHelp: 'seed for generated matrices (A and B draw from the same seed)', samplesHelp: 'timed samples per method', libs: 'cuSPARSE' })
+  addCommonOptions(cmd, { seedHelp: 'seed for generated matrices (A and B draw from the same seed)', samplesHelp: 'timed samples per method', libs: 'cuSPARSE',
+    precisionHelp: 'value precision(s): f32, f64 or f32,f64' })
     .addHelpText(
       'after',
       `

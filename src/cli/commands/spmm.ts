@@ -49,7 +49,8 @@ export function register(program: Command): void {
     .option('--mode <kernel|e2e|graph,...>', `timed region: kernel (device events, data resident), e2e (with host→device copies), graph (calls captured back to back in one CUDA graph, launch overhead removed)${defaultHelp(D.mode)}`)
     .option('--layout <row|col>', `storage order of B and C${defaultHelp(D.layout)}`)
     .option('--explain', "print the planner's rule and which of our kernels `auto` picks for each batch (CUDA backend)");
-  addCommonOptions(cmd, { seedHelp: 'seed for generated matrices and B', samplesHelp: 'timed samples per method (at least 20 on the GPU backend)', libs: 'cuSPARSE, cuBLAS' })
+  addCommonOptions(cmd, { seedHelp: 'seed for generated matrices and B', samplesHelp: 'timed samples per method (at least 20 on the GPU backend)', libs: 'cuSPARSE, cuBLAS',
+    precisionHelp: 'value precision(s), a comma list of f32, f64, f16, bf16 (f16/bf16: 16-bit A, B and C, f32 accumulation, tolerance 1e-3 / 8e-3)' })
     .addHelpText(
       'after',
       `
@@ -60,6 +61,7 @@ Examples:
   spbench spmm --graph molecule --batch 2000 --dim 9:40 --nb 16,64   2000 molecule-like graphs (GNN batch)
   spbench spmm --matrices graphs/ --nb 64 --precision f32,f64 --mode kernel,graph
   spbench spmm --batch 10000 --mode graph --json out.json
+  spbench spmm --batch 1000 --nnz-row 3:16 --nb 16,256 --precision f16,bf16   16-bit values, f32 accumulation
   spbench spmm --batch 1000 --dim 32 --nnz-row 16 --methods auto --explain   the planner's choice and its rule
 
 Graphs (--graph KIND):
