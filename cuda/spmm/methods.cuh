@@ -681,26 +681,27 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   const std::string why = std::string(" (") + d + ")";
   // batched-mma: a row's nonzeros are one load each over 32 lanes instead of a serial walk, but every
   // 16-row strip re-reads its B slabs, so it pays on long rows and small nb (measured: docs/spmm-notes.md, "batched-mma").
-  if (h.layout == Layout::Col && tensor && row_len >= 32 && h.nb <= 64)
-    return {"batched-mma", "column-major, rows of >= 32 nonzeros on average, nb <= 64: bitmap slabs of A x B_i on tensor cores" + why};
+  if (h.layout == Layout::Col && tensor && row_len >= 32)
+    return {"batched-mma", "column-major, rows of >= 32 nonzeros on average: bitmap slabs of A x B_i on tensor cores" + why};
   if (h.layout == Layout::Col && density >= 0.25 && tile_smem_bytes(h, 4) <= dev.budget_for(2))
     return {"batched-tile", "column-major, density >= 1/4 and the dense A_i tile fits shared memory: dense tile x staged B_i, 4x4 register tiles" + why};
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
   if (tensor && row_len >= 32 && density >= 0.375 && h.nb <= 16)
     return {"batched-mma", "row-major, rows of >= 32 nonzeros on average, density >= 3/8, nb <= 16: bitmap slabs of A x B_i on tensor cores" + why};
-  // ELL unless the rows in flight would read more B_i than half of L2 holds: csr-flat then widens its rows.
-  if (slots && slots <= 4 && !b_overflows_l2(b_row_bytes(h), 32, dev))
+  // ELL, unless (f32) the rows in flight would read more B_i than half of L2 holds: csr-flat then widens
+  // its rows (measured faster in f32; in f64 ELL stayed ahead: spmm-wide issue-f64, 2670 vs 3022 us).
+  if (slots && slots <= 4 && !(sizeof(T) == 4 && b_overflows_l2(b_row_bytes(h), 32, dev)))
     return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
   return {"batched-csr-flat", "row-major, rows longer than 4 (or B_i in flight past half of L2): CSR, block-diagonal indexing" + why};
 }
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), nb <= 64, tensor cores (sm_80+)", "batched-mma"},
+  return {{"1", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"2", "column-major, density of the A_i >= 1/4 (nonzeros / sum of m_i k_i) and the largest dense A_i fits shared memory", "batched-tile"},
           {"3", "column-major B and C", "batched-col"},
           {"4", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"5", "no row longer than 4 nonzeros, and the B_i of the rows in flight (32 lanes a row) fit half of L2", "batched-ell"},
+          {"5", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-ell"},
           {"6", "otherwise", "batched-csr-flat"}};
 }
 
