@@ -27,20 +27,16 @@ class DeviceBatch {
   }
   void upload(cudaStream_t s) {
     const HostBatch<T>& h = *h_;
-    copy(row_off_, h.row_off, s); copy(col_off_, h.col_off, s);
-    if (parts_ & kCsr) { copy(rp_, h.rp, s); copy(ci_, h.ci, s); copy(val_, h.val, s); }
-    if (parts_ & kCsrFlat) { if (!(parts_ & kCsr)) { copy(rp_, h.rp, s); copy(val_, h.val, s); } copy(cig_, h.ci_g, s); }
-    if (parts_ & kCoo) { copy(nnz_off_, h.nnz_off, s); copy(cr_, h.coo_r, s); copy(cc_, h.coo_c, s); copy(cv_, h.coo_v, s); }
-    copy(B_, h.B, s);
+    upload_pinned(row_off_, h.row_off, s); upload_pinned(col_off_, h.col_off, s);
+    if (parts_ & kCsr) { upload_pinned(rp_, h.rp, s); upload_pinned(ci_, h.ci, s); upload_pinned(val_, h.val, s); }
+    if (parts_ & kCsrFlat) { if (!(parts_ & kCsr)) { upload_pinned(rp_, h.rp, s); upload_pinned(val_, h.val, s); } upload_pinned(cig_, h.ci_g, s); }
+    if (parts_ & kCoo) { upload_pinned(nnz_off_, h.nnz_off, s); upload_pinned(cr_, h.coo_r, s); upload_pinned(cc_, h.coo_c, s); upload_pinned(cv_, h.coo_v, s); }
+    upload_pinned(B_, h.B, s);
   }
   size_t c_bytes() const { return size_t(h_->total_rows) * h_->nb * sizeof(T); }
   BatchView<T> v;
 
  private:
-  template <typename U>
-  static void copy(U* dst, const Pinned<U>& src, cudaStream_t s) {
-    if (src.n) CUDA_CHECK(cudaMemcpyAsync(dst, src.p, src.bytes(), cudaMemcpyHostToDevice, s));
-  }
   const HostBatch<T>* h_ = nullptr;
   int parts_ = 0;
   int *row_off_ = nullptr, *col_off_ = nullptr, *nnz_off_ = nullptr, *rp_ = nullptr, *ci_ = nullptr, *cig_ = nullptr, *cr_ = nullptr, *cc_ = nullptr;

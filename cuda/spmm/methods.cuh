@@ -623,8 +623,8 @@ class MmaTiles : public Method<T> {
   }
   void upload(cudaStream_t s) override {
     const HostBatch<T>& h = *h_;
-    copy(row_off_, h.row_off, s); copy(col_off_, h.col_off, s); copy(tile_mat_, bm_.tile_mat, s); copy(mbase_, bm_.mbase, s);
-    copy(words_, bm_.words, s); copy(vals_, bm_.vals, s); copy(B_, h.B, s);
+    upload_pinned(row_off_, h.row_off, s); upload_pinned(col_off_, h.col_off, s); upload_pinned(tile_mat_, bm_.tile_mat, s);
+    upload_pinned(mbase_, bm_.mbase, s); upload_pinned(words_, bm_.words, s); upload_pinned(vals_, bm_.vals, s); upload_pinned(B_, h.B, s);
   }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *h_;
@@ -648,10 +648,6 @@ class MmaTiles : public Method<T> {
       else if (nt_ == 32) f(mma_kernel<T, LL, 32>, mma_smem_bytes<T, LL, 32>());
       else f(mma_kernel<T, LL, NTM>, mma_smem_bytes<T, LL, NTM>());
     });
-  }
-  template <typename U>
-  static void copy(U* dst, const Pinned<U>& src, cudaStream_t s) {
-    if (src.n) CUDA_CHECK(cudaMemcpyAsync(dst, src.p, src.bytes(), cudaMemcpyHostToDevice, s));
   }
   const HostBatch<T>* h_ = nullptr;
   MmaBitmap<T> bm_;
