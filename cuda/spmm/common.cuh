@@ -61,12 +61,6 @@ struct Pinned {
   size_t bytes() const { return n * sizeof(T); }
 };
 
-// Host -> device copy of a pinned array, on stream s (nothing for an empty one).
-template <typename U>
-inline void upload_pinned(U* dst, const Pinned<U>& src, cudaStream_t s) {
-  if (src.n) CUDA_CHECK(cudaMemcpyAsync(dst, src.p, src.bytes(), cudaMemcpyHostToDevice, s));
-}
-
 template <typename T>
 struct HostBatch {
   int batch = 0, nb = 0, max_m = 0, max_k = 0, max_nnz = 0;

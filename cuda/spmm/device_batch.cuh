@@ -5,6 +5,13 @@
 
 namespace spb {
 
+// Host -> device copy of a pinned array, on stream s (nothing for an empty one).
+template <typename U>
+inline void upload_pinned(U* dst, const Pinned<U>& src, cudaStream_t s) {
+  if (src.n) CUDA_CHECK(cudaMemcpyAsync(dst, src.p, src.bytes(), cudaMemcpyHostToDevice, s));
+}
+
+
 template <typename T>
 class DeviceBatch {
  public:

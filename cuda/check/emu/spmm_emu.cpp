@@ -150,10 +150,9 @@ int main() {
       for (bool col : {false, true}) {
         bad += run_case<float>(b, nb, col, n);
         bad += run_case<double>(b, nb, col, n);
-        if (nb >= 8) {  // 16-bit: 8-wide vectors (nb 8, 64) and the scalar path (17)
-          bad += run_case<F16>(b, nb, col, n);
-          bad += run_case<BF16>(b, nb, col, n);
-        }
+        // 16-bit: an 8-wide vector (nb 8) and the scalar path (17; f32/f64 cover the loops of nb 64); f16
+        // row-major, bf16 column-major (the two differ only in the conversions, and CI's time is bounded)
+        if (nb == 8 || nb == 17) bad += col ? run_case<BF16>(b, nb, col, n) : run_case<F16>(b, nb, col, n);
         n++;
       }
   std::printf("%d cases, %d bad\n", n, bad);
