@@ -596,11 +596,10 @@ class MmaTiles : public Method<T> {
     const int groups = (h.max_k + kMmaK - 1) / kMmaK;
     kw_ = groups >= 4 ? 4 : groups >= 2 ? 2 : 1;
     const int tile_rows = 16 * (kMmaWarps / kw_);
+    bm_.build(h, tile_rows);
     // Few, large matrices give few tiles: narrower column tiles until the grid has 8 blocks an SM
     // (ncu, 10 matrices of 256 rows, nb 64, column-major: 160 blocks, 7.6 % achieved occupancy).
-    const int64_t tiles = (h.total_rows + tile_rows - 1) / tile_rows;
-    while (nt_ > 16 && tiles * ceil_div(h.nb, nt_) < 8ll * dev.sms) nt_ /= 2;
-    bm_.build(h, tile_rows);
+    while (nt_ > 16 && bm_.tiles * ceil_div(h.nb, nt_) < 8ll * dev.sms) nt_ /= 2;
     nct_ = std::max(1, ceil_div(h.nb, nt_));
     if (bm_.tiles * nct_ >= (1ll << 31)) throw std::runtime_error("batched-mma: more tiles than one grid holds");
     row_off_ = this->mem.template alloc<int>(h.row_off.n);
