@@ -57,8 +57,13 @@ struct HashOptions {
   // hash-opt: products of one column met at a lane's offset in consecutive B rows add in registers before the table
   // (merged_rows, used where a quarter of the consecutive B rows start alike)
   bool merge = false;
-  // hash-opt: the TB and dense kernels ask for the largest shared-memory carveout (allow_dynamic_smem)
-  bool max_carveout = false;
+  // hash-opt: symbolic rows above the two smallest TB levels take the level of an estimate of their nnz (not below the
+  // smallest TB level),
+  // products counting each run of consecutive B rows that start at the same column with the same length once (the rows
+  // of one node of a block-structured matrix share their pattern); a row whose table turns out too small is counted in
+  // column bitmaps by the same block (k_tb). est_div (tests only) divides the estimate, to send rows down that path.
+  bool estimate = false;
+  int est_div = 1;
   // hash-opt (v7, v8): rows of more than long_nnz nonzeros of A, or of more than long_prod products mostly from one B
   // row, are walked in windows of products by many blocks into a global accumulator (0: off); rows of one nonzero of A
   // with at most direct_max products are a scaled copy of the B row.
@@ -72,7 +77,7 @@ inline HashOptions opt_options() {
   o.hash_mul = 0x9E3779B1u;
   // count-smaller above 256 compares a thread lost to the bitmap rank on FEM rows (375 entries, 64 threads: 2197)
   o.count_smaller_max = 256;
-  o.pieces = o.chunk_bounds = o.bucket_rank = o.merge = o.max_carveout = true;
+  o.pieces = o.chunk_bounds = o.bucket_rank = o.merge = o.estimate = true;
   // Long rows: more than 4096 nonzeros of A, or more than 65536 products mostly from one B row (k_products), are cut into
   // windows of products over many blocks (docs/spgemm-notes.md, v8). SPB_SPGEMM_LONG=N sets the nonzero threshold
   // (tests send many rows down the path with a small one), SPB_SPGEMM_LONG_PROD=N the product threshold (0: off).
@@ -80,9 +85,10 @@ inline HashOptions opt_options() {
   if (const char* v = std::getenv("SPB_SPGEMM_LONG")) { const int x = std::atoi(v); if (x > 1) o.long_nnz = x; }
   if (const char* v = std::getenv("SPB_SPGEMM_LONG_PROD")) o.long_prod = std::max(0, std::atoi(v));
   if (const char* v = std::getenv("SPB_SPGEMM_CS")) o.count_smaller_max = std::max(0, std::atoi(v));
+  if (const char* v = std::getenv("SPB_SPGEMM_EST_DIV")) o.est_div = std::max(1, std::atoi(v));
   // a warp copies a direct row in at most 256 coalesced steps; longer B rows take the chunked paths
   o.direct_max = 8192;
-  // diagnosis only: SPB_SPGEMM_OFF=pieces,bounds,bucket,long,direct turns v6's changes off one by one (A/B on one build)
+  // diagnosis only: SPB_SPGEMM_OFF=pieces,bounds,bucket,long,direct,merge,estimate turns v6's changes off one by one (A/B on one build)
   if (const char* off = std::getenv("SPB_SPGEMM_OFF")) {
     const std::string v = off;
     if (v.find("pieces") != std::string::npos) o.pieces = false;
@@ -91,7 +97,7 @@ inline HashOptions opt_options() {
     if (v.find("long") != std::string::npos) o.long_nnz = o.long_prod = 0;
     if (v.find("direct") != std::string::npos) o.direct_max = 0;
     if (v.find("merge") != std::string::npos) o.merge = false;
-    if (v.find("carveout") != std::string::npos) o.max_carveout = false;
+    if (v.find("estimate") != std::string::npos) o.estimate = false;
   }
   return o;
 }

@@ -1,8 +1,9 @@
 // Kernels of hash SpGEMM (seed 004) plus our dense chunked accumulator for power-law rows.
 // Index type int32 throughout; value type T = float or double.
 //   grouping : k_products (products per row, symbolic group ids, histogram), k_num_groups, k_scatter
-//   tables   : k_pwarp (4 threads a row), k_warp (hash-opt: a warp a row), k_tb (a block a row; hash-opt: row_products /
-//              row_pieces), each a template on the phase's table policy (SymTable counts, NumTable<T> sums and sorts)
+//   tables   : k_pwarp (4 threads a row), k_warp (hash-opt: a warp a row), k_tb / k_tb_sym (a block a row; hash-opt:
+//              row_products / row_pieces), each a template on the phase's table policy (SymTable counts, NumTable<T>
+//              sums and sorts); hash-opt's symbolic TB rows take levels from an estimate (k_products), with a way out
 //   dense    : k_sym_dense (bitmap over a column chunk; per-chunk counts for the numeric phase), k_chunk_bounds +
 //              k_num_dense (dense chunk, output sorted by construction)
 //   long, direct (hash-opt): k_long_* (rows cut into product windows), k_num_direct (scaled B rows)
@@ -42,6 +43,9 @@ struct GroupLimits {
   int long_prod = 0;   // > 0: so do rows of more products than this, half of them from one B row, covering >= cols/8
   int long_cap = 0;    // entries of lrow/loff (the host's bound on the long rows)
   int direct_max = 0;  // > 0: rows of one nonzero of A whose B row has 1..direct_max entries take the direct group
+  int est_from = -1;   // >= 0 (symbolic, hash-opt): rows above this group take the group of their estimate ...
+  int est_floor = 0;   // ... but not below this one (the smallest TB level: k_tb_sym has the way out of a full table)
+  int est_div = 1;     // tests: the estimate divided by this
   __host__ __device__ int long_group() const { return n + 1; }
   __host__ __device__ int direct_group() const { return n + 2; }
 };
@@ -338,14 +342,14 @@ __global__ void k_chunk_bounds(int nrows, const int* __restrict__ brp, const int
 // listed instead: d = their place in the long list (didx[row], lrow[d] = row), loff[d] = offset of their nonzeros in
 // the long rows' product prefix, and the most prefix segments of one row (lsmall[0]); k_long_prefix counts them.
 __global__ void k_products(int m, const int* __restrict__ arp, const int* __restrict__ aci, const int* __restrict__ brp,
-                           int* prod, int* cnt, int* didx, unsigned char* gid, GroupLimits gl, int* gcount,
+                           const int* __restrict__ bci, int* prod, int* cnt, int* didx, unsigned char* gid, GroupLimits gl, int* gcount,
                            unsigned long long* total, int* overflow, int* lsmall, int* lrow, int* loff) {
   __shared__ int hist[kMaxGroups + 1];
   if (threadIdx.x <= kMaxGroups) hist[threadIdx.x] = 0;
   __syncthreads();
   const int row = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31;
   const int a0 = row < m ? arp[row] : 0, a1 = row < m ? arp[row + 1] : 0;
-  long long p = 0;
+  long long p = 0, ub = 0;  // products; the estimate of nnz (est_from, below)
   int big = 0;  // the row's longest B row
   // rows of more than 32 nonzeros are summed by their whole warp (an R-MAT hub row of thousands of nonzeros
   // walked by one thread was the tail of this kernel)
@@ -369,11 +373,39 @@ __global__ void k_products(int m, const int* __restrict__ arp, const int* __rest
   // to the total, so they are not added here.
   const bool lng = lng_a || (gl.long_prod > 0 && p > gl.long_prod && 2LL * big >= p && p * 8 >= gl.ncols);
   if (lng) p = 0;
+  // Symbolic level from an estimate of the row's nnz (GroupLimits::est_from): its products with each run of consecutive
+  // B rows that start at the same column with the same length counted once. A FEM row of 3x3 blocks (81 nonzeros, 6561
+  // products, 375 entries of C) took the 16384-entry level; the estimate (2187) takes 8192. Not a bound (rows alike at
+  // both ends may differ inside): k_tb_sym counts a row whose table fills in column bitmaps instead.
+  // Only above the two smallest TB levels: the estimate costs a dependent load a nonzero, and a small table is cheap anyway
+  // (stencil rows of 729 products lost 3-5 % to it). A warp estimates its rows one after the other, lanes on 32 nonzeros
+  // at a time (a thread walking its own row measured 0.25 ms more on rmat16's many rows of ~16 nonzeros).
+  const int gp = row < m && p <= INT_MAX ? group_of(gl, int(p)) : -1;
+  const bool est = gl.est_from >= 0 && gp > gl.est_from && gp < gl.n;
+  for (unsigned w = __ballot_sync(0xffffffffu, est); w; w &= w - 1) {
+    const int src = __ffs(w) - 1;
+    const int s0 = __shfl_sync(0xffffffffu, a0, src), s1 = __shfl_sync(0xffffffffu, a1, src);
+    long long u = 0;
+    int cf = -1, cl = -1;  // lane 31's B row of the previous round
+    for (int k0 = s0; k0 < s1; k0 += 32) {
+      const int k = k0 + lane;
+      int f = -1, l = 0;  // the B row's first column (-1: empty) and length
+      if (k < s1) { const int a = aci[k], b0 = brp[a]; l = brp[a + 1] - b0; f = l > 0 ? bci[b0] : -1; }
+      int pf = __shfl_up_sync(0xffffffffu, f, 1), pl = __shfl_up_sync(0xffffffffu, l, 1);
+      if (lane == 0) { pf = cf; pl = cl; }
+      if (!(f >= 0 && f == pf && l == pl)) u += l;
+      cf = __shfl_sync(0xffffffffu, f, 31); cl = __shfl_sync(0xffffffffu, l, 31);
+    }
+    for (int o = 16; o > 0; o >>= 1) u += __shfl_xor_sync(0xffffffffu, u, o);
+    if (lane == src) ub = u;
+  }
+  ub /= gl.est_div;
   if (row < m) {
     int pi = int(p);
     if (p > INT_MAX) { atomicExch(overflow, 1); pi = INT_MAX; }
     const int na = a1 - a0;
     int g = group_of(gl, pi), c = 0, d = -1;
+    if (est) g = min(g, max(gl.est_floor, group_of(gl, int(max(1LL, ub)))));
     if (lng) {
       g = gl.long_group();
       d = atomicAdd(&lsmall[1], 1);
@@ -444,9 +476,10 @@ __global__ void k_scatter(int m, const unsigned char* __restrict__ gid, int ngro
 // The grouping keeps every table at most half full (hash-opt; full for the paper's), so a probe always ends; the
 // loops still stop after a whole lap, so a table that could fill ends with a lost key (caught by verification)
 // rather than a hung kernel.
-__device__ __forceinline__ int sym_insert(int* table, int mask, int key, unsigned hmul) {
+// Returns -1 when no slot was found within max_probe probes (a full lap at most).
+__device__ __forceinline__ int sym_insert(int* table, int mask, int key, unsigned hmul, int max_probe) {
   int h = hash_slot(key, mask, hmul);
-  for (int probe = 0; probe <= mask; ++probe) {
+  for (int probe = 0; probe <= max_probe; ++probe) {
     const int t = ((volatile int*)table)[h];
     if (t == key) return 0;
     if (t == -1) {
@@ -456,7 +489,7 @@ __device__ __forceinline__ int sym_insert(int* table, int mask, int key, unsigne
     }
     h = (h + 1) & mask;
   }
-  return 0;
+  return -1;
 }
 
 template <typename T>
@@ -524,6 +557,10 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
 // The hash-table kernels of both phases are one template a level kind (k_pwarp, k_warp, k_tb) on a table policy: what a
 // put does and what a row ends with. SymTable (symbolic): keys only; a thread counts the keys it added, and the row's
 // count goes to cnt. NumTable<T> (numeric): keys and values; the row is sorted by column into C.
+// full (k_tb, estimated levels): a shared flag raised when an insert found no slot within kFullProbes probes; puts stop
+// and the block counts the row another way. Without it a key that finds no slot in a whole lap is lost (the paper's
+// tables are sized by products, so that cannot happen there).
+constexpr int kFullProbes = 256;
 struct SymTable {
   using Value = int;
   static constexpr bool kNumeric = false;
@@ -531,9 +568,15 @@ struct SymTable {
   int mask;
   unsigned hmul;
   int added = 0;
+  int* full = nullptr;
   __device__ SymTable(int* k, void*, int tsize, unsigned hm) : keys(k), mask(tsize - 1), hmul(hm) {}
   __device__ __forceinline__ void clear(int i) { keys[i] = -1; }
-  __device__ __forceinline__ void put(int c, int) { added += sym_insert(keys, mask, c, hmul); }
+  __device__ __forceinline__ void put(int c, int) {
+    if (full && *(volatile int*)full) return;
+    const int r = sym_insert(keys, mask, c, hmul, full ? min(mask, kFullProbes) : mask);
+    if (r > 0) added += r;
+    else if (r < 0 && full) atomicExch(full, 1);  // an atomic: read by the other threads' puts meanwhile
+  }
 };
 template <typename T>
 struct NumTable {
@@ -581,7 +624,32 @@ struct TbOptions {
   int bitonic_above = 1 << 30;  // numeric: count-smaller up to this many entries ...
   int cs_max = 4096;            // ... or while n * n / blockDim is at most this
   bool flat = false, pieces = false, bucket = false, merge = false;
+  int ncols = 0;  // symbolic with estimated levels (> 0): a row whose table fills is counted in column bitmaps
 };
+
+// The nnz of a row (this thread's part of it) counted in bitmaps of `words` words, 32 * words columns a pass over the
+// row: k_tb's way out when an estimated table fills.
+__device__ __forceinline__ int count_in_bitmaps(unsigned* bits, int words, const TbOptions& tbo, const int* __restrict__ aci,
+                                             const int* __restrict__ brp, const int* __restrict__ bci, int a0, int a1, bool flat,
+                                             int* pa, int* scratch) {
+  const int span = 32 * words;
+  int mine = 0;
+  for (long long lo = 0; lo < tbo.ncols; lo += span) {
+    const int hi = int(min((long long)tbo.ncols, lo + span));
+    for (int i = threadIdx.x; i < words; i += blockDim.x) bits[i] = 0u;
+    __syncthreads();
+    auto mark = make_acc<int>(bci, tbo.merge, no_value, [&](int col, int) {
+      const int c = col - int(lo);
+      const unsigned bit = 1u << (c & 31);
+      if (!(((volatile unsigned*)bits)[c >> 5] & bit)) atomicOr(&bits[c >> 5], bit);  // see k_sym_dense
+    });
+    row_walk<true>(tbo.pieces, flat, a0, a1, aci, brp, bci, Clip{int(lo), hi}, pa, scratch, mark);
+    __syncthreads();
+    for (int i = threadIdx.x; i < words; i += blockDim.x) mine += __popc(bits[i]);
+    __syncthreads();
+  }
+  return mine;
+}
 
 // ---------------------------------------------------------------- PWARP/ROW: 4 threads a row
 // Tables of a block: keys of row r at r * (tsize + 1) (+1: rows of a warp in different banks), values after all keys
@@ -674,16 +742,17 @@ __global__ void k_warp(const int* __restrict__ perm, int nrows, Operands<typenam
 // (count-smaller as in the paper; above `bitonic_above` entries and cs_max compares a thread a rank from a bitmap of the
 // columns, a bucket rank, or bitonic) and write the row. flat (hash-opt): row_walk; else seed 004's warp a nonzero of A.
 template <typename Tab>
-__global__ void k_tb(const int* __restrict__ perm, Operands<typename Tab::Value> op, int tsize, TbOptions tbo,
-                     const int* __restrict__ prod, unsigned hmul) {
+__device__ __forceinline__ void tb_row(const int* __restrict__ perm, const Operands<typename Tab::Value>& op, int tsize, const TbOptions& tbo,
+                                       const int* __restrict__ prod, unsigned hmul) {
   using T = typename Tab::Value;
   extern __shared__ __align__(16) unsigned char sh_raw[];
-  __shared__ int nz, kmin, kmax;
+  __shared__ int nz, kmin, kmax, full;
   __shared__ int scratch[32];
   Tab tab(reinterpret_cast<int*>(sh_raw), sh_raw + sizeof(int) * tsize, tsize, hmul);
+  if constexpr (!Tab::kNumeric) if (tbo.ncols > 0) tab.full = &full;
   const int row = perm[blockIdx.x];
   for (int i = threadIdx.x; i < tsize; i += blockDim.x) tab.clear(i);
-  if (threadIdx.x == 0) { nz = 0; kmin = INT_MAX; kmax = -1; }
+  if (threadIdx.x == 0) { nz = 0; kmin = INT_MAX; kmax = -1; full = 0; }
   __syncthreads();
   int* pa = reinterpret_cast<int*>(sh_raw + (sizeof(int) + (Tab::kNumeric ? sizeof(T) : 0)) * tsize);  // row_pieces' ints
   const int* __restrict__ arp = op.arp;
@@ -701,6 +770,14 @@ __global__ void k_tb(const int* __restrict__ perm, Operands<typename Tab::Value>
     const int n = warp_sum(tab.added);
     if ((threadIdx.x & 31) == 0 && n) atomicAdd(&nz, n);
     __syncthreads();
+    if (full) {  // the estimate was short: count the row in bitmaps of the table's memory instead
+      const int mine = warp_sum(count_in_bitmaps(reinterpret_cast<unsigned*>(tab.keys), tsize, tbo, op.aci, op.brp, op.bci, arp[row],
+                                                 arp[row + 1], short_b_rows(prod, arp, row), pa, scratch));
+      if (threadIdx.x == 0) nz = 0;
+      __syncthreads();
+      if ((threadIdx.x & 31) == 0 && mine) atomicAdd(&nz, mine);
+      __syncthreads();
+    }
     if (threadIdx.x == 0) op.cnt[row] = nz;
   } else {
     int* keys = tab.keys;
@@ -883,6 +960,18 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
   }
 }
 
+
+
+template <typename Tab>
+__global__ void k_tb(const int* __restrict__ perm, Operands<typename Tab::Value> op, int tsize, TbOptions tbo,
+                     const int* __restrict__ prod, unsigned hmul) {
+  tb_row<Tab>(perm, op, tsize, tbo, prod, hmul);
+}
+// Symbolic: at most 32 registers, so that two 1024-thread blocks (the largest level) fit a SM.
+__global__ void __launch_bounds__(1024, 2) k_tb_sym(const int* __restrict__ perm, Operands<int> op, int tsize, TbOptions tbo,
+                                                   const int* __restrict__ prod, unsigned hmul) {
+  tb_row<SymTable>(perm, op, tsize, tbo, prod, hmul);
+}
 
 // ---------------------------------------------------------------- long rows (hash-opt)
 // A row of A with more than GroupLimits::long_nnz nonzeros (a full row of A, a power-law hub) would have one block walk

@@ -21,13 +21,14 @@ namespace spb::spgemm {
 inline std::vector<std::vector<std::string>> explain_rows(const HashConfig& c) {
   std::vector<std::vector<std::string>> rows;
   auto phase = [&](const char* name, const PhaseConfig& p, const char* what, const char* unit, bool numeric) {
-    int lo = 0, g = 0;
+    int lo = 0, g = 0, est = -1;
     rows.push_back({name, std::to_string(g++), "PWARP/ROW", std::string(what) + " 1-" + std::to_string(p.pwarp_max),
                     std::to_string(p.pwarp_table) + "/row", std::to_string(p.pwarp_block), "-"});
     lo = p.pwarp_max + 1;
     for (const Level& l : p.levels) {
       rows.push_back({name, std::to_string(g++), l.per_warp ? "WARP/ROW" : "TB/ROW", std::string(what) + " " + std::to_string(lo) + "-" + std::to_string(l.max_count),
                       std::to_string(l.table) + (l.per_warp ? "/row" : ""), std::to_string(l.block), l.per_warp ? "-" : std::to_string(l.tb_per_sm)});
+      if (!numeric && c.opt.estimate && !l.per_warp && est < 0) est = g;  // the second TB level (g: the next group)
       lo = l.max_count + 1;
     }
     rows.push_back({name, std::to_string(g), "DENSE/CHUNK", std::string(what) + " " + std::to_string(lo) + "-",
@@ -37,6 +38,9 @@ inline std::vector<std::vector<std::string>> explain_rows(const HashConfig& c) {
       rows.push_back({name, std::to_string(g + 1), "LONG/WINDOWS", "nnz of A > " + std::to_string(c.opt.long_nnz) +
                       (c.opt.long_prod > 0 ? " or products > " + std::to_string(c.opt.long_prod) + ", half from one B row, >= cols/8" : std::string()),
                       "global column flags" + std::string(numeric ? " + values" : "") + " of the row", std::to_string(kLongBlock) + " (windows of " + std::to_string(kLongWindow) + " products)", "-"});
+    if (est >= 0)
+      rows.push_back({name, std::to_string(est + 1) + "-" + std::to_string(g - 1), "TB/ESTIMATE", "by an estimate (products, a run of alike B rows once), not below group " + std::to_string(est - 1),
+                      "a full table: the row counted in column bitmaps", "-", "-"});
     if (c.opt.direct_max > 0)
       rows.push_back({name, std::to_string(g + 2), "DIRECT/COPY", "1 nnz of A, products 1-" + std::to_string(c.opt.direct_max),
                       numeric ? "none: scaled B row" : "none: nnz = products", numeric ? "256 (a thread a row)" : "-", "-"});
@@ -46,17 +50,11 @@ inline std::vector<std::vector<std::string>> explain_rows(const HashConfig& c) {
   return rows;
 }
 
-// max_shared: also ask for the largest shared-memory carveout, so that the blocks a SM of the TB and dense levels do not
-// depend on the driver's choice. Why: the symbolic TB level of 16384 entries (76 KB a 1024-thread block, two a SM at
-// most) took 1.67 ms on one H100 loan and 3.1-4.0 ms on others for the same FEM rows, the factor one block a SM instead
-// of two would give. Not confirmed: on the one machine measured with and without it (SPB_SPGEMM_OFF=carveout) both took
-// 2.31 ms (docs/spgemm-notes.md, v9).
 template <typename F>
-void allow_dynamic_smem(F* kernel, int optin, bool max_shared = false) {
+void allow_dynamic_smem(F* kernel, int optin) {
   cudaFuncAttributes a;
   CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
   CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - int(a.sharedSizeBytes)));
-  if (max_shared) CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, int(cudaSharedmemCarveoutMaxShared)));
 }
 
 template <typename T>
@@ -80,11 +78,11 @@ class HashSpgemm {
     const int most = int(prop.sharedMemPerBlockOptin);
     allow_dynamic_smem(k_warp<SymTable>, most);
     allow_dynamic_smem(k_warp<NumTable<T>>, most);
-    const bool carve = cfg_.opt.max_carveout;
-    allow_dynamic_smem(k_tb<SymTable>, most, carve);
-    allow_dynamic_smem(k_tb<NumTable<T>>, most, carve);
-    allow_dynamic_smem(k_sym_dense, most, carve);
-    allow_dynamic_smem(k_num_dense<T>, most, carve);
+    // (the largest shared-memory carveout was asked for here once: multimodal 5 % slower, nothing faster; notes, v10)
+    allow_dynamic_smem(k_tb_sym, most);
+    allow_dynamic_smem(k_tb<NumTable<T>>, most);
+    allow_dynamic_smem(k_sym_dense, most);
+    allow_dynamic_smem(k_num_dense<T>, most);
     allow_dynamic_smem(k_pwarp<SymTable>, most);
     allow_dynamic_smem(k_pwarp<NumTable<T>>, most);
   }
@@ -195,7 +193,7 @@ class HashSpgemm {
     w.gs.long_cap = int(lcap);
     const int tpb = 256;
     unsigned long long* total = reinterpret_cast<unsigned long long*>(w.small + kTotal);
-    k_products<<<(m + 1 + tpb - 1) / tpb, tpb, 0, main_>>>(m, w.A.rp, w.A.ci, w.B.rp, w.prod, w.cnt, w.didx, w.gid, w.gs,
+    k_products<<<(m + 1 + tpb - 1) / tpb, tpb, 0, main_>>>(m, w.A.rp, w.A.ci, w.B.rp, w.B.ci, w.prod, w.cnt, w.didx, w.gid, w.gs,
                                                           w.small + kCounts, total, w.small + kOverflow, w.small + kLong, w.lrow, w.loff);
     CUDA_CHECK_LAUNCH();
     // Rows of one nonzero of A know their nnz already: when every row is such (or empty), the prefix sum taken now is
@@ -282,7 +280,7 @@ class HashSpgemm {
           const int rpb = l.block / 32;
           k_warp<SymTable><<<(rows + rpb - 1) / rpb, l.block, l.smem_bytes, s>>>(p, rows, sym_ops(w), l.table, cfg_.opt.merge, w.prod, hm);
         } else {
-          k_tb<SymTable><<<rows, l.block, smem(l), s>>>(p, sym_ops(w), l.table, tb_options(), w.prod, hm);
+          k_tb_sym<<<rows, l.block, smem(l), s>>>(p, sym_ops(w), l.table, tb_options(cfg_.opt.estimate ? n : 0), w.prod, hm);
         }
       } else if (g == dense) {
         k_sym_dense<<<grid(size_t(rows) * nchs), S.dense_block, dense_smem(S), s>>>(p, A.rp, A.ci, B.rp, B.ci, n, S.dense_width, nchs,
@@ -333,9 +331,13 @@ class HashSpgemm {
     const GroupLimits& gl = w.all_direct ? w.gs : w.gn;
     const int dense = gl.n;
     const int nchn = (n + N.dense_width - 1) / N.dense_width;
-    // chunk bounds of B's rows for the dense group, only where they cost at most 8 ints a nonzero of B
+    // chunk bounds of B's rows for the dense group, only where they cost at most 8 ints a nonzero of B or a sixteenth of
+    // C's bytes (rmat18 f64: 33 bounds a B row of 4 nonzeros, 35 MB beside a C of 2 GB; without them every chunk block
+    // binary-searches every B row it walks, and f64's chunks are half as wide as f32's)
     int* bnd = nullptr;
-    if (!w.all_direct && cfg_.opt.chunk_bounds && w.ncount[dense] && nchn > 1 && (long long)B.rows * (nchn + 1) <= 8LL * B.nnz)
+    const long long nbnd = (long long)B.rows * (nchn + 1);
+    const long long c_bytes = (long long)C.nnz * (long long)(sizeof(int) + sizeof(T));
+    if (!w.all_direct && cfg_.opt.chunk_bounds && w.ncount[dense] && nchn > 1 && (nbnd <= 8LL * B.nnz || 16 * 4 * nbnd <= c_bytes))
       bnd = static_cast<int*>(w.tmp(sizeof(int) * size_t(B.rows) * (nchn + 1)));
     if (!w.all_direct) scatter(w.m, w.gid, gl.n + 1, w.noff, w.small + kCursor, w.perm, kHostNumCursor);
     fork(w.ncount, w.serial);
@@ -390,8 +392,9 @@ class HashSpgemm {
   static Operands<T> num_ops(const Work& w) {
     return Operands<T>{w.A.rp, w.A.ci, w.A.v, w.B.rp, w.B.ci, w.B.v, nullptr, w.C.rp, w.C.ci, w.C.v};
   }
-  TbOptions tb_options() const {
+  TbOptions tb_options(int ncols = 0) const {
     TbOptions t;
+    t.ncols = ncols;
     t.bitonic_above = cfg_.opt.bitonic_above; t.cs_max = cfg_.opt.count_smaller_max;
     t.flat = cfg_.opt.flat_products; t.pieces = cfg_.opt.pieces; t.bucket = cfg_.opt.bucket_rank; t.merge = cfg_.opt.merge;
     return t;
@@ -438,6 +441,11 @@ class HashSpgemm {
     g.long_nnz = cfg_.opt.long_nnz;
     g.long_prod = cfg_.opt.long_prod;
     g.direct_max = cfg_.opt.direct_max;
+    if (!numeric && cfg_.opt.estimate) {
+      for (size_t i = 0; i < p.levels.size() && g.est_from < 0; ++i)
+        if (!p.levels[i].per_warp) { g.est_floor = int(i) + 1; g.est_from = g.est_floor + 1; }
+      g.est_div = cfg_.opt.est_div;
+    }
     return g;
   }
   static std::vector<int> offsets(const std::vector<int>& c) {

@@ -42,7 +42,7 @@ for p in $PRECS; do for n in $MATS; do
   done
 done; done > "$OUT/timing.jsonl"
 echo "timing $(( $(date +%s) - T0 ))s"
-for n in ${AB_GROUPS:-}; do echo "== $n"; env ${AB_NEW_ENV:-AB=1} SPB_SPGEMM_GROUPS=serial timeout 60 /tmp/new spgemm --a $M/$n.spb --precision f32 --methods hash-opt --warmup 1 --samples 1 --breakdown --reference none 2>&1 >/dev/null; done > "$OUT/groups.txt"; cat "$OUT/groups.txt"
+for p in $PRECS; do for n in ${AB_GROUPS:-}; do echo "== $n $p"; env ${AB_NEW_ENV:-AB=1} SPB_SPGEMM_GROUPS=serial timeout 60 /tmp/new spgemm --a $M/$n.spb --precision $p --methods hash-opt --warmup 1 --samples 1 --breakdown --reference none 2>&1 >/dev/null; done; done > "$OUT/groups.txt"; cat "$OUT/groups.txt"
 SAN=${AB_SAN-"longrow_small direct_mix one_row"}
 for n in $SAN; do
   env ${AB_NEW_ENV:-AB=1} timeout 120 compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/new spgemm --a $M/$n.spb --precision f64 --methods hash-opt --warmup 0 --samples 1 > "$OUT/san-mem-$n.log" 2>&1; echo "memcheck $n rc=$?"

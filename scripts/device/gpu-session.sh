@@ -60,6 +60,10 @@ tests_phase() {
   into=sanitizers step san-spgemm-long-racecheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f32 --methods hash-opt --warmup 0 --samples 1
   into=sanitizers step san-spgemm-fem-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/fem.spb --precision f64 --methods hash-opt --warmup 0 --samples 1
   into=sanitizers step san-spgemm-fem-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/fem.spb --precision f32 --methods hash-opt --warmup 0 --samples 1
+  # symbolic estimates divided by 64: estimated tables fill and k_tb_sym counts those rows in column bitmaps
+  sb gen rmat:scale=12,ef=8 -o /tmp/rmat12.spb >/dev/null
+  into=sanitizers step san-spgemm-estimate-memcheck env SPB_SPGEMM_EST_DIV=64 compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/rmat12.spb --precision f64 --methods hash-opt --warmup 0 --samples 1
+  into=sanitizers step san-spgemm-estimate-racecheck env SPB_SPGEMM_EST_DIV=64 compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/rmat12.spb --precision f32 --methods hash-opt --warmup 0 --samples 1
   into=sanitizers step san-spgemm-rows-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods hash-opt,cusparse-alg1 --reference rows:50 --warmup 0 --samples 1
   into=sanitizers step san-cusparse-racecheck compute-sanitizer --tool racecheck "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods cusparse-reuse --warmup 0 --samples 1
 }

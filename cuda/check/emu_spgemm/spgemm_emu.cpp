@@ -148,11 +148,13 @@ int run_all(const char* label, bool only_opt) {
 }  // namespace
 
 // spgemm_emu [--long N]: hash and hash-opt in f32; with --long, hash-opt alone in f64 with every row of more than N
-// nonzeros of A (or of more than 500 products) sent down its long-row path (SPB_SPGEMM_LONG=N).
+// nonzeros of A (or of more than 500 products) sent down its long-row path (SPB_SPGEMM_LONG=N) and the symbolic
+// estimates divided by 64 (SPB_SPGEMM_EST_DIV).
 int main(int argc, char** argv) {
   const bool lng = argc == 3 && std::string(argv[1]) == "--long";
   // rows of few nonzeros but more than 500 products covering an eighth of the columns (a full row's neighbours) too
-  if (lng) { setenv("SPB_SPGEMM_LONG", argv[2], 1); setenv("SPB_SPGEMM_LONG_PROD", "500", 1); }
+  // and the symbolic estimates divided by 64, so that estimated tables fill and k_tb counts those rows in bitmaps
+  if (lng) { setenv("SPB_SPGEMM_LONG", argv[2], 1); setenv("SPB_SPGEMM_LONG_PROD", "500", 1); setenv("SPB_SPGEMM_EST_DIV", "64", 1); }
   const char* l = std::getenv("SPB_SPGEMM_LONG");
   std::printf("SPB_SPGEMM_LONG=%s\n", l ? l : "(unset: default threshold)");
   // CI time: the default configuration in f32, the long-row path in f64 (each pass a few minutes of emulation)
