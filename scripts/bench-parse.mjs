@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Matrix Market parse benchmark: our reader (dist/src/matrix/mtx-read.js: the native fast path of
-// spbench-cpu when available, the TypeScript worker-thread and serial readers) and the whole
+// Matrix Market parse benchmark: our reader (dist/src/matrix/mtx-read.js: the native fast path, in
+// the process through the Node-API addon by default and through spbench-cpu mtx2spb with
+// SPBENCH_MTX_ADDON=0, then the TypeScript worker-thread and serial readers) and the whole
 // `spbench convert --no-cache big.mtx big.spb` command against scipy.io.mmread(...).tocsr() (and
 // mmread alone, see timeScipy) on the same ~240 MB
 // real general coordinate files, one with short values and one with full-precision values.
@@ -35,6 +36,7 @@ if (!existsSync(readerPath)) {
 const { readMtx } = await import(readerPath);
 const { ensureExecutable } = await import(join(root, 'dist/src/native/executables.js'));
 await ensureExecutable('cpu', { log: (s) => console.log(s) }); // build outside the timed runs
+await ensureExecutable('mtx-addon', { log: (s) => console.log(s) }).catch((e) => console.log(`no addon: ${e.message}`));
 
 function makeRng(seed) {
   let x = seed >>> 0 || 0x9e3779b9; // xorshift32: plenty for synthetic data
@@ -105,10 +107,19 @@ function generate(path, valueKind) {
 const dir = join(tmpdir(), 'spbench-bench');
 mkdirSync(dir, { recursive: true });
 
-async function timeOurs(file, opts) {
-  const t0 = performance.now();
-  const { matrix } = await readMtx(file, opts);
-  return { s: (performance.now() - t0) / 1000, nnz: matrix.rowPtr[matrix.rows] };
+async function timeOurs(file, opts, env = {}) {
+  const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    const t0 = performance.now();
+    const { matrix, via } = await readMtx(file, opts);
+    return { s: (performance.now() - t0) / 1000, nnz: matrix.rowPtr[matrix.rows], via: via ?? 'typescript' };
+  } finally {
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
 }
 
 function timeConvert(file) {
@@ -159,6 +170,7 @@ for (const valueKind of valueKinds) {
   // nativeMinBytes Infinity = the TypeScript readers only; threads 1 = the serial one
   const variants = [
     { label: 'spbench readMtx (default: native)', run: () => timeOurs(file, {}), times: [] },
+    { label: 'spbench readMtx (native: mtx2spb) ', run: () => timeOurs(file, {}, { SPBENCH_MTX_ADDON: '0' }), times: [] },
     { label: 'spbench readMtx (TS workers)     ', run: () => timeOurs(file, { nativeMinBytes: Infinity }), times: [] },
     { label: 'spbench readMtx (TS serial)      ', run: () => timeOurs(file, { threads: 1, nativeMinBytes: Infinity }), times: [] },
     { label: 'spbench convert --no-cache → .spb', run: async () => timeConvert(file), times: [] },
@@ -171,6 +183,7 @@ for (const valueKind of valueKinds) {
     for (const v of variants) {
       const r = await v.run();
       v.times.push(r.s);
+      if (r.via) v.via = r.via;
       if (r.nnz) nnzOurs = r.nnz;
     }
     const r = scipyInfo?.error ? scipyInfo : timeScipy(file);
@@ -184,7 +197,7 @@ for (const valueKind of valueKinds) {
   const line = (label, t, extra) =>
     `${label}: best ${t.best.toFixed(3)} s  median ${t.median.toFixed(3)} s  -> ${(mb / t.best).toFixed(1)} MB/s best, ${(mb / t.median).toFixed(1)} MB/s median${extra ? `  (${extra})` : ''}`;
   console.log(`\nfile: ${file} (${mb.toFixed(1)} MB, values: ${valueKind}, nnz ${nnzOurs})`);
-  for (const v of variants) console.log(line(v.label, summarize(v.times), ''));
+  for (const v of variants) console.log(line(v.label, summarize(v.times), v.via ? `parsed by: ${v.via}` : ''));
   if (scipyTimes.length) {
     const s = summarize(scipyTimes);
     const sc = summarize(scipyCooTimes);

@@ -12,6 +12,8 @@ export interface MtxResult {
   matrix: CsrMatrix;
   /** Set when the native parser wrote the matrix as .spb at opts.nativeOutput. */
   storedAt?: string;
+  /** Which native front end parsed it (mtx-native.ts); absent: the TypeScript readers. */
+  via?: 'addon' | 'mtx2spb';
 }
 
 const INT32_MAX = 0x7fffffff;
