@@ -79,9 +79,9 @@ function mtxAddon(): Promise<MtxAddon | undefined> {
   if (!mtxAddonEnabled()) return Promise.resolve(undefined);
   addon ??= (async () => {
     try {
-      const { ensureExecutable } = await import('../native/executables.js');
+      const { buildExecutable } = await import('../native/build.js'); // (no GPU probe: a g++ target)
       const module = { exports: {} as Partial<MtxAddon> };
-      process.dlopen(module, await ensureExecutable('mtx-addon'));
+      process.dlopen(module, await buildExecutable('mtx-addon'));
       return typeof module.exports.parse === 'function' ? (module.exports as MtxAddon) : undefined;
     } catch {
       return undefined;
@@ -103,8 +103,8 @@ async function addonParse(path: string, prelude: Prelude, threads: number | unde
 /** spbench-cpu, built or found in the cache; undefined without a compiler or a writable cache (the TypeScript reader then). */
 async function cpuExecutable(): Promise<string | undefined> {
   try {
-    const { ensureExecutable } = await import('../native/executables.js');
-    return await ensureExecutable('cpu');
+    const { buildExecutable } = await import('../native/build.js'); // (no GPU probe: a g++ target)
+    return await buildExecutable('cpu');
   } catch {
     return undefined;
   }

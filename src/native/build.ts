@@ -9,7 +9,7 @@ import { accessSync, closeSync, constants, existsSync, linkSync, mkdirSync, open
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { EnvironmentError } from '../util/errors.js';
-import { Tail, withTail } from './runner.js';
+import { Tail, withTail } from './tail.js';
 import { archFlag, cudaSourceDir, targetSpec, type TargetName, type TargetSpec } from './targets.js';
 import { cacheDir } from '../config.js';
 import { discoverToolchain, findNodeInclude, libFound, type Compiler, type Toolchain } from './toolchain.js';
