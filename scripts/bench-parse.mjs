@@ -122,6 +122,16 @@ async function timeOurs(file, opts, env = {}) {
   }
 }
 
+// readMtx in a new Node process, timed inside it after the imports (as timeScipy times mmread): its
+// first parse, with the addon's load and build check, in a process whose memory is all new.
+function timeFreshProcess(file) {
+  const code = `const { readMtx } = await import(${JSON.stringify(readerPath)}); const t0 = performance.now(); const r = await readMtx(process.argv[1]); console.log((performance.now() - t0) / 1000, r.via ?? 'typescript', r.matrix.rowPtr[r.matrix.rows]);`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code, file], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`readMtx in a new process failed: ${r.stderr}`);
+  const [s, via, nnz] = r.stdout.trim().split(/\s+/);
+  return { s: Number(s), via, nnz: Number(nnz) };
+}
+
 function timeConvert(file) {
   const out = join(dir, 'convert-out.spb');
   const t0 = performance.now();
@@ -135,7 +145,9 @@ function timeConvert(file) {
 // scipy.io.mmread returns COO (scipy 1.12+: fast_matrix_market, C++ threads); readMtx returns
 // canonical CSR (rows bucketed, columns sorted, duplicates summed). The like-for-like figure is
 // therefore mmread(...).tocsr() (scipy's tocsr sums duplicates and sorts, has_canonical_format is
-// checked); mmread alone is printed too. Both are timed inside one Python process, after imports.
+// checked); mmread alone is printed too. Both are timed inside one Python process, after imports (a
+// new process each run; our readMtx is timed in this long-lived process and, timeFreshProcess, in a new
+// Node process each run).
 function timeScipy(file) {
   const code = [
     'import sys, time, scipy, scipy.io',
@@ -171,6 +183,7 @@ for (const valueKind of valueKinds) {
   const variants = [
     { label: 'spbench readMtx (default: native)', run: () => timeOurs(file, {}), times: [] },
     { label: 'spbench readMtx (native: mtx2spb) ', run: () => timeOurs(file, {}, { SPBENCH_MTX_ADDON: '0' }), times: [] },
+    { label: 'spbench readMtx, new process     ', run: async () => timeFreshProcess(file), times: [] },
     { label: 'spbench readMtx (TS workers)     ', run: () => timeOurs(file, { nativeMinBytes: Infinity }), times: [] },
     { label: 'spbench readMtx (TS serial)      ', run: () => timeOurs(file, { threads: 1, nativeMinBytes: Infinity }), times: [] },
     { label: 'spbench convert --no-cache → .spb', run: async () => timeConvert(file), times: [] },

@@ -14,9 +14,7 @@ import { access, mkdir, open, rm, stat } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { mtxAddonEnabled, nativeParseEnabled } from '../config.js';
-import { readSpb } from './binary.js';
-import { MtxParser, type MtxResult } from './mtx-parser.js';
-import { preludeEnd } from './mtx-parallel.js';
+import { MtxParser, preludeEnd, type MtxResult } from './mtx-parser.js';
 import type { CsrMatrix, MtxHeader } from './types.js';
 
 const PRELUDE_MAX = 1 << 20;
@@ -131,6 +129,7 @@ export interface NativeReadOptions {
  * renames it, so a failed run leaves `output` as it was (a user's older file stays).
  */
 async function mtxToSpb(path: string, output: string, opts: NativeReadOptions): Promise<Prelude | undefined> {
+  if (!opts.exe) void mtxAddon(); // its build check (g++ --version) while the prelude is read
   const prelude = await readPrelude(path);
   if (!prelude) return undefined;
   const done = opts.exe ? undefined : await addonParse(path, prelude, opts.threads, output);
@@ -149,6 +148,7 @@ async function mtxToSpb(path: string, output: string, opts: NativeReadOptions): 
  * where it can), which is read back and removed.
  */
 export async function readMtxNative(path: string, opts: NativeReadOptions = {}): Promise<MtxResult | undefined> {
+  if (!opts.exe) void mtxAddon(); // its build check (g++ --version) while the prelude is read
   const prelude = await readPrelude(path);
   if (!prelude) return undefined;
   const parsed = opts.exe ? undefined : await addonParse(path, prelude, opts.threads);
@@ -207,6 +207,7 @@ async function readOwnSpb(path: string, prelude: Prelude, pre: Arrays | undefine
     if (!h || h.rows !== prelude.rows || h.cols !== prelude.cols) return undefined;
     const { rows, cols, nnz } = h;
     if (h.indexBytes !== 4 || !pre) {
+      const { readSpb } = await import('./binary.js');
       const { matrices } = await readSpb(path, { validate: false });
       return matrices[0];
     }

@@ -322,3 +322,22 @@ function isBlankOrComment(text: string): boolean {
   const t = text.trimStart();
   return t === '' || t.startsWith('%');
 }
+
+/** Byte offset just past the size line (banner, comments, blank lines, size line); -1 if not found. */
+export function preludeEnd(head: Buffer): number {
+  let p = 0;
+  let sawBanner = false;
+  while (p < head.length) {
+    const nl = head.indexOf(10, p);
+    if (nl < 0) return -1;
+    const line = head.toString('latin1', p, nl).trim();
+    p = nl + 1;
+    if (!sawBanner) {
+      sawBanner = true;
+      continue;
+    }
+    if (line === '' || line.startsWith('%')) continue;
+    return p;
+  }
+  return -1;
+}
