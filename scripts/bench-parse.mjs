@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Matrix Market parse benchmark: our reader (dist/src/matrix/mtx-read.js: the native fast path of
-// spbench-cpu when available, the TypeScript worker-thread and serial readers) and the whole
+// Matrix Market parse benchmark: our reader (dist/src/matrix/mtx-read.js: the native fast path, in
+// the process through the Node-API addon by default and through spbench-cpu mtx2spb with
+// SPBENCH_MTX_ADDON=0, then the TypeScript worker-thread and serial readers) and the whole
 // `spbench convert --no-cache big.mtx big.spb` command against scipy.io.mmread(...).tocsr() (and
 // mmread alone, see timeScipy) on the same ~240 MB
 // real general coordinate files, one with short values and one with full-precision values.
@@ -35,6 +36,7 @@ if (!existsSync(readerPath)) {
 const { readMtx } = await import(readerPath);
 const { ensureExecutable } = await import(join(root, 'dist/src/native/executables.js'));
 await ensureExecutable('cpu', { log: (s) => console.log(s) }); // build outside the timed runs
+await ensureExecutable('mtx-addon', { log: (s) => console.log(s) }).catch((e) => console.log(`no addon: ${e.message}`));
 
 function makeRng(seed) {
   let x = seed >>> 0 || 0x9e3779b9; // xorshift32: plenty for synthetic data
@@ -105,10 +107,29 @@ function generate(path, valueKind) {
 const dir = join(tmpdir(), 'spbench-bench');
 mkdirSync(dir, { recursive: true });
 
-async function timeOurs(file, opts) {
-  const t0 = performance.now();
-  const { matrix } = await readMtx(file, opts);
-  return { s: (performance.now() - t0) / 1000, nnz: matrix.rowPtr[matrix.rows] };
+async function timeOurs(file, opts, env = {}) {
+  const before = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    const t0 = performance.now();
+    const { matrix, via } = await readMtx(file, opts);
+    return { s: (performance.now() - t0) / 1000, nnz: matrix.rowPtr[matrix.rows], via: via ?? 'typescript' };
+  } finally {
+    for (const [k, v] of Object.entries(before)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  }
+}
+
+// readMtx in a new Node process, timed inside it after the imports (as timeScipy times mmread): its
+// first parse, with the addon's load and build check, in a process whose memory is all new.
+function timeFreshProcess(file) {
+  const code = `const { readMtx } = await import(${JSON.stringify(readerPath)}); const t0 = performance.now(); const r = await readMtx(process.argv[1]); console.log((performance.now() - t0) / 1000, r.via ?? 'typescript', r.matrix.rowPtr[r.matrix.rows]);`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code, file], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`readMtx in a new process failed: ${r.stderr}`);
+  const [s, via, nnz] = r.stdout.trim().split(/\s+/);
+  return { s: Number(s), via, nnz: Number(nnz) };
 }
 
 function timeConvert(file) {
@@ -124,7 +145,9 @@ function timeConvert(file) {
 // scipy.io.mmread returns COO (scipy 1.12+: fast_matrix_market, C++ threads); readMtx returns
 // canonical CSR (rows bucketed, columns sorted, duplicates summed). The like-for-like figure is
 // therefore mmread(...).tocsr() (scipy's tocsr sums duplicates and sorts, has_canonical_format is
-// checked); mmread alone is printed too. Both are timed inside one Python process, after imports.
+// checked); mmread alone is printed too. Both are timed inside one Python process, after imports (a
+// new process each run; our readMtx is timed in this long-lived process and, timeFreshProcess, in a new
+// Node process each run).
 function timeScipy(file) {
   const code = [
     'import sys, time, scipy, scipy.io',
@@ -159,6 +182,8 @@ for (const valueKind of valueKinds) {
   // nativeMinBytes Infinity = the TypeScript readers only; threads 1 = the serial one
   const variants = [
     { label: 'spbench readMtx (default: native)', run: () => timeOurs(file, {}), times: [] },
+    { label: 'spbench readMtx (native: mtx2spb) ', run: () => timeOurs(file, {}, { SPBENCH_MTX_ADDON: '0' }), times: [] },
+    { label: 'spbench readMtx, new process     ', run: async () => timeFreshProcess(file), times: [] },
     { label: 'spbench readMtx (TS workers)     ', run: () => timeOurs(file, { nativeMinBytes: Infinity }), times: [] },
     { label: 'spbench readMtx (TS serial)      ', run: () => timeOurs(file, { threads: 1, nativeMinBytes: Infinity }), times: [] },
     { label: 'spbench convert --no-cache → .spb', run: async () => timeConvert(file), times: [] },
@@ -171,6 +196,7 @@ for (const valueKind of valueKinds) {
     for (const v of variants) {
       const r = await v.run();
       v.times.push(r.s);
+      if (r.via) v.via = r.via;
       if (r.nnz) nnzOurs = r.nnz;
     }
     const r = scipyInfo?.error ? scipyInfo : timeScipy(file);
@@ -184,7 +210,7 @@ for (const valueKind of valueKinds) {
   const line = (label, t, extra) =>
     `${label}: best ${t.best.toFixed(3)} s  median ${t.median.toFixed(3)} s  -> ${(mb / t.best).toFixed(1)} MB/s best, ${(mb / t.median).toFixed(1)} MB/s median${extra ? `  (${extra})` : ''}`;
   console.log(`\nfile: ${file} (${mb.toFixed(1)} MB, values: ${valueKind}, nnz ${nnzOurs})`);
-  for (const v of variants) console.log(line(v.label, summarize(v.times), ''));
+  for (const v of variants) console.log(line(v.label, summarize(v.times), v.via ? `parsed by: ${v.via}` : ''));
   if (scipyTimes.length) {
     const s = summarize(scipyTimes);
     const sc = summarize(scipyCooTimes);

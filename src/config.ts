@@ -122,6 +122,14 @@ export function nativeParseEnabled(env: Env = process.env): boolean {
   return env.SPBENCH_NATIVE_PARSE !== '0';
 }
 
+/**
+ * $SPBENCH_MTX_ADDON=0 keeps the native Matrix Market parser out of the spbench process: no Node-API addon, the
+ * `spbench-cpu mtx2spb` executable instead (src/matrix/mtx-native.ts; tests force that fallback with it).
+ */
+export function mtxAddonEnabled(env: Env = process.env): boolean {
+  return env.SPBENCH_MTX_ADDON !== '0';
+}
+
 /** $SPBENCH_MIRROR: where `spbench fetch` downloads from instead of the SuiteSparse Matrix Collection. */
 export function mirrorFromEnv(env: Env = process.env): string | undefined {
   return env.SPBENCH_MIRROR || undefined;

@@ -1,20 +1,39 @@
-// The native Matrix Market fast path (spbench-cpu mtx2spb): the same matrix as the TypeScript
-// reader on every valid variant, and on anything unusual a fallback that gives the TypeScript
-// reader's exact error (one grammar, same line numbers). Uses the user's cached spbench-cpu.
+// The native Matrix Market fast path, both front ends (the in-process Node-API addon and spbench-cpu
+// mtx2spb): the same matrix as the TypeScript reader on every valid variant, and on anything unusual
+// a fallback that gives the TypeScript reader's exact error (one grammar, same line numbers). Uses the
+// user's cached spbench-cpu and addon. Where the addon cannot be built (no Node headers) the default
+// path is mtx2spb, and these tests check that instead.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { ensureExecutable } from '../src/native/executables.js';
 import { readMtx } from '../src/matrix/mtx-read.js';
 import { nativeParseEnabled } from '../src/config.js';
-import { readMtxNative } from '../src/matrix/mtx-native.js';
+import { convertMtxNative, readMtxNative } from '../src/matrix/mtx-native.js';
 import { plain } from './mtx-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'spbench-mtx-native-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const exe = await ensureExecutable('cpu');
+// the default native path: the addon where it builds (CI: g++ and Node's headers), else mtx2spb
+const addonBuilt = await ensureExecutable('mtx-addon').then(
+  () => true,
+  () => false,
+);
+const defaultVia = addonBuilt ? 'addon' : 'mtx2spb';
+/** fn with $SPBENCH_MTX_ADDON=0 (the addon not used: mtx2spb instead) */
+async function withoutAddon<T>(fn: () => Promise<T>): Promise<T> {
+  const before = process.env.SPBENCH_MTX_ADDON;
+  process.env.SPBENCH_MTX_ADDON = '0';
+  try {
+    return await fn();
+  } finally {
+    if (before === undefined) delete process.env.SPBENCH_MTX_ADDON;
+    else process.env.SPBENCH_MTX_ADDON = before;
+  }
+}
 let n = 0;
 const file = (text: string) => {
   const p = join(dir, `m${n++}.mtx`);
@@ -34,6 +53,11 @@ const valid: [string, string][] = [
   ['full precision values and tabs', '%%MatrixMarket matrix coordinate real general\n2 2 3\n1\t1\t0.30000000000000004\n2 1 -1.2345678901234567e-5\n2 2 9007199254740993\n'],
 ];
 
+test('the addon builds wherever g++ and Node\'s headers are (then it is the default native path)', async () => {
+  const { findGxx, findNodeInclude } = await import('../src/native/toolchain.js');
+  if (findGxx() !== null && findNodeInclude() !== null) assert.equal(addonBuilt, true);
+});
+
 test('the native path is on unless SPBENCH_NATIVE_PARSE=0', () => {
   assert.equal(nativeParseEnabled({}), true);
   assert.equal(nativeParseEnabled({ SPBENCH_NATIVE_PARSE: '0' }), false);
@@ -42,15 +66,18 @@ test('the native path is on unless SPBENCH_NATIVE_PARSE=0', () => {
 for (const [name, text] of valid) {
   test(`native = TypeScript: ${name}`, async () => {
     const p = file(text);
-    const native = await readMtxNative(p, { exe });
-    assert.ok(native, 'the native path took the file');
     const ref = await js(p);
-    assert.deepEqual(plain(native.matrix), plain(ref.matrix));
-    assert.deepEqual(native.header, ref.header);
+    const runs = { mtx2spb: await readMtxNative(p, { exe }), default: await readMtxNative(p), 'SPBENCH_MTX_ADDON=0': await withoutAddon(() => readMtxNative(p)) };
+    for (const [how, native] of Object.entries(runs)) {
+      assert.ok(native, `${how}: the native path took the file`);
+      assert.equal(native.via, how === 'default' ? defaultVia : 'mtx2spb', how);
+      assert.deepEqual(plain(native.matrix), plain(ref.matrix), how);
+      assert.deepEqual(native.header, ref.header, how);
+    }
   });
 }
 
-test('native = TypeScript on a random 300k-entry file (unsorted, duplicates, symmetric), with 1 and 2 threads', async () => {
+test('native = TypeScript on a random 300k-entry file (unsorted, duplicates, symmetric), with 1, 2 and 3 threads', async () => {
   let x = 12345;
   const rnd = () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 2 ** 32);
   const lines: string[] = [];
@@ -61,10 +88,11 @@ test('native = TypeScript on a random 300k-entry file (unsorted, duplicates, sym
   }
   const p = file(`%%MatrixMarket matrix coordinate real symmetric\n5000 5000 ${lines.length}\n${lines.join('\n')}\n`);
   const ref = plain((await js(p)).matrix);
-  for (const threads of [1, 2]) {
-    const native = await readMtxNative(p, { exe, threads });
-    assert.ok(native);
-    assert.deepEqual(plain(native.matrix), ref);
+  for (const threads of [1, 2, 3]) {
+    for (const native of [await readMtxNative(p, { exe, threads }), await readMtxNative(p, { threads })]) {
+      assert.ok(native);
+      assert.deepEqual(plain(native.matrix), ref, `${native.via}, ${threads} threads`);
+    }
   }
   // through readMtx: the native path is taken from nativeMinBytes on
   assert.deepEqual(plain((await readMtx(p, { nativeMinBytes: 0 })).matrix), ref);
@@ -93,6 +121,7 @@ test('malformed files: the native path declines, and readMtx gives the TypeScrip
   for (const text of malformed) {
     const p = file(text);
     assert.equal(await readMtxNative(p, { exe }), undefined, text);
+    assert.equal(await readMtxNative(p), undefined, text);
     const expected = await js(p).then(
       () => assert.fail(`the TypeScript reader accepts ${JSON.stringify(text)}`),
       (e: Error) => e.message,
@@ -102,6 +131,7 @@ test('malformed files: the native path declines, and readMtx gives the TypeScrip
   // inf/nan are valid but left to the TypeScript reader
   const inf = file('%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 inf\n2 2 -NaN\n');
   assert.equal(await readMtxNative(inf, { exe }), undefined);
+  assert.equal(await readMtxNative(inf), undefined);
   const m = (await readMtx(inf, { nativeMinBytes: 0 })).matrix;
   assert.equal(m.values[0], Infinity);
   assert.ok(Number.isNaN(m.values[1]));
@@ -127,9 +157,12 @@ test('edge-case values are exactly Number(token) through the native path and bot
   const lines = edgeTokens.map((t, k) => `${k + 1} 1 ${t}`);
   const p = file(`%%MatrixMarket matrix coordinate real general\n${edgeTokens.length} 1 ${edgeTokens.length}\n${lines.join('\n')}\n`);
   const native = await readMtxNative(p, { exe });
-  assert.ok(native, 'the native path took the file');
+  const inProcess = await readMtxNative(p);
+  assert.ok(native && inProcess, 'the native path took the file');
+  assert.equal(inProcess.via, defaultVia);
   const readers = {
-    native: native.matrix,
+    mtx2spb: native.matrix,
+    [defaultVia]: inProcess.matrix,
     'TS serial': (await js(p)).matrix,
     'TS serial, 7-byte chunks': (await readMtx(p, { threads: 1, nativeMinBytes: Infinity, chunkSize: 7 })).matrix,
   };
@@ -141,12 +174,30 @@ test('edge-case values are exactly Number(token) through the native path and bot
 
 test('integer field: the native path takes plain integers and declines fractions and exponents', async () => {
   const ok = file('%%MatrixMarket matrix coordinate integer general\n3 1 3\n1 1 -0\n2 1 +123456789012345678\n3 1 0042\n');
-  const native = await readMtxNative(ok, { exe });
-  assert.ok(native);
-  assert.deepEqual(plain(native.matrix), plain((await js(ok)).matrix));
+  for (const native of [await readMtxNative(ok, { exe }), await readMtxNative(ok)]) {
+    assert.ok(native);
+    assert.deepEqual(plain(native.matrix), plain((await js(ok)).matrix), native.via);
+  }
   for (const v of ['5.', '1e3', '.5', '1E+0']) {
     const p = file(`%%MatrixMarket matrix coordinate integer general\n1 1 1\n1 1 ${v}\n`);
     assert.equal(await readMtxNative(p, { exe }), undefined, v);
+    assert.equal(await readMtxNative(p), undefined, v);
     await assert.rejects(readMtx(p, { nativeMinBytes: 0 }), /integer field expects an integer value/);
   }
+});
+
+test('convert .mtx → .spb in the process (addon) and by mtx2spb: the same bytes; bad input leaves nothing written', async () => {
+  const p = file(valid[0][1]);
+  const a = join(dir, 'conv-default.spb'), b = join(dir, 'conv-mtx2spb.spb');
+  const sa = await convertMtxNative(p, a, 4, { minBytes: 0 });
+  const sb = await withoutAddon(() => convertMtxNative(p, b, 4, { minBytes: 0 }));
+  assert.deepEqual(sa, { rows: 3, cols: 4, nnz: 5 });
+  assert.deepEqual(sb, sa);
+  assert.deepEqual(readFileSync(a), readFileSync(b));
+  const bad = file(malformed[0]);
+  const out = join(dir, 'conv-bad.spb');
+  writeFileSync(out, 'older');
+  assert.equal(await convertMtxNative(bad, out, 4, { minBytes: 0 }), undefined);
+  assert.equal(readFileSync(out, 'utf8'), 'older');
+  assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.tmp')), []);
 });

@@ -126,7 +126,7 @@ describe('spbench doctor / build commands', () => {
     assert.ok(m[1].startsWith(join(TEST_CACHE_DIR, 'bin', 'spbench-cpu-')) && existsSync(m[1]));
     const bad = cli(['build', '--target', 'cpu,gpu']);
     assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /--target: unknown target 'gpu' \(known: cpu, probe, spmm-cuda, spgemm-cuda\)/);
+    assert.match(bad.stderr, /--target: unknown target 'gpu' \(known: cpu, mtx-addon, probe, spmm-cuda, spgemm-cuda\)/);
   });
 
   it('build --target spmm-cuda without nvcc: exit 3 with what to do', () => {

@@ -1,7 +1,8 @@
-// Fast path of the Matrix Market reader: `spbench-cpu mtx2spb` parses the entry lines of a
-// coordinate file (the TypeScript side has read the banner and size line with the one grammar of
-// src/matrix/mtx-read.ts and passes their figures) with OpenMP threads over byte ranges, and writes
-// canonical CSR as .spb (float64 values, int32 indices while nnz fits).
+// Fast path of the Matrix Market reader, shared by two front ends: the Node-API addon
+// (mtx_addon.cpp: parses in the spbench process into the arrays it returns) and `spbench-cpu
+// mtx2spb` (writes canonical CSR as .spb: float64 values, int32 indices while nnz fits). Both parse
+// the entry lines of a coordinate file (the TypeScript side has read the banner and size line with
+// the one grammar of src/matrix/mtx-read.ts and passes their figures) with threads over byte ranges.
 //
 // One pass over the text: each thread appends its entries to per-row-block buckets (Buckets); then
 // each block is counted by row and put in its rows' places right inside the .spb, a shared mapping of
@@ -10,16 +11,18 @@
 // about 14 bytes an entry of buckets plus the .spb itself, nothing else of that size.
 //
 // It accepts a strict subset of that grammar and never reports a line: on anything unusual (a bad
-// token, inf/nan, an index out of range, a wrong entry count) it exits with kFallback and the
-// TypeScript reader parses the file again, giving the exact error with its line number.
+// token, inf/nan, an index out of range, a wrong entry count) it throws Fallback (mtx2spb exits with
+// kFallback, the addon returns undefined) and the TypeScript reader parses the file again, giving
+// the exact error with its line number.
 #pragma once
 #include <fcntl.h>
-#include <omp.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -27,6 +30,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "mtx_number.hpp"
@@ -41,18 +45,47 @@ struct Fallback : std::runtime_error {
 
 // SPBENCH_MTX_TIMING=1: the time of each phase on stderr (for profiling; off by default).
 struct Phases {
+  using Clock = std::chrono::steady_clock;
   bool on = std::getenv("SPBENCH_MTX_TIMING") != nullptr;
-  double t0 = omp_get_wtime(), last = t0;
+  Clock::time_point last = Clock::now();
   void mark(const char* what) {
     if (!on) return;
-    const double t = omp_get_wtime();
-    std::fprintf(stderr, "mtx2spb %-10s %7.1f ms\n", what, (t - last) * 1e3);
+    const Clock::time_point t = Clock::now();
+    std::fprintf(stderr, "mtx parse %-10s %7.1f ms\n", what, std::chrono::duration<double, std::milli>(t - last).count());
     last = t;
   }
 };
 
+// Runs f(t) for t = 0..T-1 on T threads (the caller's is thread 0); false when any f returned false
+// or threw. A thread that cannot be started runs its part on the caller's thread instead.
+template <class F>
+bool on_threads(int T, F&& f) {
+  std::atomic<bool> ok{true};
+  auto body = [&](int t) {
+    try {
+      if (!f(t)) ok = false;
+    } catch (...) {
+      ok = false;
+    }
+  };
+  std::vector<std::thread> pool;
+  std::vector<int> inline_parts;
+  for (int t = 1; t < T; ++t) {
+    try {
+      pool.emplace_back(body, t);
+    } catch (...) {
+      inline_parts.push_back(t);
+    }
+  }
+  body(0);
+  for (int t : inline_parts) body(t);
+  for (std::thread& th : pool) th.join();
+  return ok;
+}
+
 struct Job {
-  std::string input, output;
+  std::string input, output;  // (output: only for mtx_to_spb)
+  int threads = 1;
   uint64_t offset = 0;  // first byte after the size line
   int64_t rows = 0, cols = 0, entries = 0;
   bool pattern = false, integer = false;
@@ -442,40 +475,77 @@ inline std::vector<int64_t> block_starts(const std::vector<Buckets>& parts) {
   return start;
 }
 
-// Writes the .spb: each block assembled in its region of the file's arrays; where summed duplicates
-// shrank blocks, the blocks are then moved down.
-template <class O>
-void assemble_file(const Job& job, std::vector<Buckets>& parts, int64_t nnz, Phases& ph) {
+// The entries of a file, parsed: per thread its buckets; nnz = the entries they hold (a mirrored
+// line gives two).
+struct Parsed {
+  std::vector<Buckets> parts;
+  int64_t nnz = 0;
+};
+
+// Parses the entry lines [begin, stop) on job.threads threads into row-block buckets; throws
+// Fallback on anything unusual.
+inline Parsed parse_entries(const Job& job, const char* begin, const char* stop) {
+  const int T = std::max(1, job.threads);
+  const Ranges ranges(begin, stop, T);
+  // row blocks: about 512 (at most 65536 rows each, the rows within a block being 16-bit)
+  int shift = 0;
+  while ((job.rows - 1) >> shift >= 512 && shift < 16) ++shift;
+  while ((job.rows - 1) >> shift >= int64_t(1) << 30) ++shift;  // (rows < 2^31: cannot happen)
+  const size_t B = size_t(std::max<int64_t>(job.rows - 1, 0) >> shift) + 1;
+  const int mult = job.mirror != 0 ? 2 : 1;
+  size_t K = 1024;  // entries a chunk, fewer where the blocks are many and the entries few
+  while (K > 64 && int64_t(K) * int64_t(B) * T * 4 > job.entries * mult) K /= 2;
+  Parsed out;
+  out.parts = std::vector<Buckets>(size_t(T));
+  const bool ok = on_threads(T, [&](int t) {
+    const int64_t bytes = (ranges.cuts[size_t(t) + 1] - ranges.cuts[size_t(t)]) + int64_t(t == T - 1 ? ranges.tail_end : 0);
+    // every entry line takes at least 4 bytes ("1 1\n"), and a mirrored one gives two entries
+    Buckets& mine = out.parts[size_t(t)];
+    mine.init(shift, B, K, job.pattern, std::min<int64_t>(bytes / 4 + 1, job.entries) * mult);
+    return ranges.each(t, [&](const char* a, const char* e, const char* h) { return parse_piece(a, e, h, job, mine); });
+  });
+  if (!ok) throw Fallback("unusual line");
+  int64_t count = 0;
+  for (const Buckets& p : out.parts) {
+    count += p.lines;
+    for (size_t b = 0; b < B; ++b) out.nnz += p.count(b);
+  }
+  if (count != job.entries) throw Fallback("entry count differs from the size line");
+  return out;
+}
+
+// Canonical CSR from the buckets: each block assembled in its region of col/val (nnz places each,
+// rp rows + 1), blocks in parallel; where summed duplicates shrank blocks, the blocks are then moved
+// down, the columns within col and the values to values_at(final nnz) (col/val being regions of one
+// file, the values' place depends on it). The buckets are released. Returns the final nnz and
+// where the values are.
+template <class O, class ValuesAt>
+std::pair<int64_t, double*> assemble(const Job& job, Parsed& in, O* rp, O* col, double* val, ValuesAt&& values_at) {
+  std::vector<Buckets>& parts = in.parts;
   const int T = int(parts.size());
   const int64_t rows = job.rows;
   const size_t B = parts[0].B;
   const int shift = parts[0].shift;
-  constexpr int ib = int(sizeof(O));
-  OutFile out(job.output, size_t(spb_bytes(rows, nnz, ib)));
-  O* rp = Layout<O>{out.data, rows, nnz}.row_ptr();
-  O* col = Layout<O>{out.data, rows, nnz}.col();
-  double* val = Layout<O>{out.data, rows, nnz}.val();
-  ph.mark("open");
   const std::vector<int64_t> start = block_starts(parts);
   std::vector<int64_t> kept(B, 0);
-  bool shrunk = false;
-#pragma omp parallel num_threads(T) reduction(|| : shrunk)
-  {
+  std::atomic<size_t> next{0};
+  std::atomic<bool> shrunk{false};
+  on_threads(T, [&](int) {
     BlockScratch<O> s;
-#pragma omp for schedule(dynamic, 1)
-    for (size_t b = 0; b < B; ++b) {
+    for (size_t b; (b = next++) < B;) {
       const int64_t r0 = int64_t(b) << shift;
       const int64_t R = std::min<int64_t>(rows - r0, int64_t(1) << shift);
       if (R <= 0) continue;
       kept[b] = assemble_block(parts, b, R, job.pattern, start[b], rp + r0, col + start[b], val + start[b], s);
-      shrunk = shrunk || kept[b] != start[b + 1] - start[b];
+      if (kept[b] != start[b + 1] - start[b]) shrunk = true;
     }
-  }
+    return true;
+  });
   for (Buckets& p : parts) p.arena.release();
-  int64_t final_nnz = nnz;
+  int64_t final_nnz = in.nnz;
+  double* final_val = val;
   if (shrunk) {
-    // the blocks move down, each to at or before its place, first the columns, then the values, to
-    // where the smaller nnz puts their array (which begins inside the columns' old one)
+    // the blocks move down, each to at or before its place, first the columns, then the values
     int64_t at = 0;
     for (size_t b = 0; b < B; ++b) {
       const int64_t s = start[b], n = kept[b];
@@ -485,14 +555,27 @@ void assemble_file(const Job& job, std::vector<Buckets>& parts, int64_t nnz, Pha
       at += n;
     }
     final_nnz = at;
-    double* val2 = Layout<O>{out.data, rows, final_nnz}.val();
+    final_val = values_at(final_nnz);
     at = 0;
     for (size_t b = 0; b < B; ++b) {
-      std::memmove(val2 + at, val + start[b], size_t(kept[b]) * sizeof(double));
+      std::memmove(final_val + at, val + start[b], size_t(kept[b]) * sizeof(double));
       at += kept[b];
     }
   }
   rp[rows] = O(final_nnz);
+  return {final_nnz, final_val};
+}
+
+// Writes the .spb: the CSR assembled right inside it (OutFile).
+template <class O>
+void assemble_file(const Job& job, Parsed& in, Phases& ph) {
+  const int64_t rows = job.rows, nnz = in.nnz;
+  constexpr int ib = int(sizeof(O));
+  OutFile out(job.output, size_t(spb_bytes(rows, nnz, ib)));
+  const Layout<O> at{out.data, rows, nnz};
+  ph.mark("open");
+  const int64_t final_nnz =
+      assemble<O>(job, in, at.row_ptr(), at.col(), at.val(), [&](int64_t n) { return Layout<O>{out.data, rows, n}.val(); }).first;
   {  // the zero padding after row_ptr and col (the compaction may have left old columns there)
     const Layout<O> fin{out.data, rows, final_nnz};
     char* rp_end = reinterpret_cast<char*>(fin.row_ptr() + rows + 1);
@@ -506,46 +589,21 @@ void assemble_file(const Job& job, std::vector<Buckets>& parts, int64_t nnz, Pha
   ph.mark("write");
 }
 
+// The entry lines of the mapped file (from job.offset on); throws Fallback when the offset is past its end.
+inline std::pair<const char*, const char*> entry_lines(const Job& job, const Mapped& file) {
+  if (job.offset > file.size) throw Fallback("offset past the end of the file");
+  return {file.data + job.offset, file.data + file.size};
+}
+
 inline void mtx_to_spb(const Job& job) {
   Phases ph;
   Mapped file(job.input);
-  if (job.offset > file.size) throw Fallback("offset past the end of the file");
-  const char* begin = file.data + job.offset;
-  const char* stop = file.data + file.size;
+  const auto [begin, stop] = entry_lines(job, file);
   ph.mark("map");
-  const int T = std::max(1, omp_get_max_threads());
-  const Ranges ranges(begin, stop, T);
-  // row blocks: about 512 (at most 65536 rows each, the rows within a block being 16-bit)
-  int shift = 0;
-  while ((job.rows - 1) >> shift >= 512 && shift < 16) ++shift;
-  while ((job.rows - 1) >> shift >= int64_t(1) << 30) ++shift;  // (rows < 2^31: cannot happen)
-  const size_t B = size_t(std::max<int64_t>(job.rows - 1, 0) >> shift) + 1;
-  const int mult = job.mirror != 0 ? 2 : 1;
-  size_t K = 1024;  // entries a chunk, fewer where the blocks are many and the entries few
-  while (K > 64 && int64_t(K) * int64_t(B) * T * 4 > job.entries * mult) K /= 2;
-  std::vector<Buckets> parts(static_cast<size_t>(T));
-  bool ok = true;
-#pragma omp parallel for schedule(static, 1) num_threads(T) reduction(&& : ok)
-  for (int t = 0; t < T; ++t) {
-    const int64_t bytes = (ranges.cuts[size_t(t) + 1] - ranges.cuts[size_t(t)]) + int64_t(t == T - 1 ? ranges.tail_end : 0);
-    try {  // (inside an OpenMP region: nothing may throw out of here)
-      // every entry line takes at least 4 bytes ("1 1\n"), and a mirrored one gives two entries
-      parts[size_t(t)].init(shift, B, K, job.pattern, std::min<int64_t>(bytes / 4 + 1, job.entries) * mult);
-      ok = ranges.each(t, [&](const char* a, const char* e, const char* h) { return parse_piece(a, e, h, job, parts[size_t(t)]); });
-    } catch (const std::exception&) {
-      ok = false;
-    }
-  }
-  if (!ok) throw Fallback("unusual line");
-  int64_t count = 0, nnz = 0;
-  for (const Buckets& p : parts) {
-    count += p.lines;
-    for (size_t b = 0; b < B; ++b) nnz += p.count(b);
-  }
-  if (count != job.entries) throw Fallback("entry count differs from the size line");
+  Parsed in = parse_entries(job, begin, stop);
   ph.mark("parse");
-  if (nnz > 0x7fffffffLL) assemble_file<int64_t>(job, parts, nnz, ph);
-  else assemble_file<int32_t>(job, parts, nnz, ph);
+  if (in.nnz > 0x7fffffffLL) assemble_file<int64_t>(job, in, ph);
+  else assemble_file<int32_t>(job, in, ph);
 }
 
 }  // namespace spb::mtx

@@ -1,6 +1,9 @@
 // spbench-cpu: the CPU reference backend. Same command lines and JSON lines as the GPU executables
 // (docs/native-protocol.md); every figure it prints is a CPU wall-clock figure ("cpu-wall").
 // Exit codes: 0 success (failed verification is a result), 2 bad arguments/input, 3 other failures.
+#include <omp.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -72,6 +75,7 @@ int mtx2spb(const Args& a) {
   j.input = a.need("input");
   j.output = a.need("output");
   j.offset = uint64_t(a.integer("offset", 0));
+  j.threads = std::max(1, omp_get_max_threads());
   j.rows = a.integer("rows", 0);
   j.cols = a.integer("cols", 0);
   j.entries = a.integer("entries", 0);

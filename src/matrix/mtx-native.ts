@@ -1,19 +1,20 @@
 // The native fast path for large coordinate Matrix Market files: the banner and size line are read
-// here with the one grammar (MtxParser), then `spbench-cpu mtx2spb` (cuda/cpu/mtx_parse.hpp,
-// built by g++ like the CPU backend) parses the entries with OpenMP threads and writes canonical
-// CSR as .spb. It accepts a strict subset of the grammar; on anything else — and when g++ or the
-// executable is unavailable — this returns undefined and the TypeScript reader does the job,
-// reporting exact errors with line numbers.
+// here with the one grammar (MtxParser), then the native parser (cuda/cpu/mtx_parse.hpp, built by
+// g++ like the CPU backend) parses the entries on threads into canonical CSR. Two front ends share
+// it: the Node-API addon (cuda/cpu/mtx_addon.cpp, target 'mtx-addon'), which parses inside this
+// process straight into the arrays it returns, and where the addon cannot be built or loaded (no
+// Node headers, SPBENCH_MTX_ADDON=0) the `spbench-cpu mtx2spb` executable, which writes a .spb
+// that is read back. It accepts a strict subset of the grammar; on anything else — and when g++
+// is unavailable — this returns undefined and the TypeScript reader does the job, reporting exact
+// errors with line numbers.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, mkdir, open, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { nativeParseEnabled } from '../config.js';
-import { readSpb } from './binary.js';
-import { MtxParser, type MtxResult } from './mtx-parser.js';
-import { preludeEnd } from './mtx-parallel.js';
+import { mtxAddonEnabled, nativeParseEnabled } from '../config.js';
+import { MtxParser, preludeEnd, type MtxResult } from './mtx-parser.js';
 import type { CsrMatrix, MtxHeader } from './types.js';
 
 const PRELUDE_MAX = 1 << 20;
@@ -58,11 +59,50 @@ function run(exe: string, args: string[], threads?: number): Promise<number> {
   });
 }
 
+/** What the addon answers: CSR arrays, true once the .spb asked for is written, or why not. */
+type AddonAnswer = Pick<CsrMatrix, 'rowPtr' | 'colIdx' | 'values'> | true | string;
+
+/** The addon's one function (cuda/cpu/mtx_addon.cpp); `output` '' = arrays, no file. */
+interface MtxAddon {
+  parse(path: string, offset: number, rows: number, cols: number, entries: number, field: number, mirror: number, threads: number, output: string): Promise<AddonAnswer>;
+}
+
+let addon: Promise<MtxAddon | undefined> | undefined;
+
+/**
+ * The parser addon, built or found in the cache and loaded once; undefined where it cannot be (no g++ or Node headers,
+ * a failed build or load) or is not wanted ($SPBENCH_MTX_ADDON=0): the executable or the TypeScript reader then.
+ */
+function mtxAddon(): Promise<MtxAddon | undefined> {
+  if (!mtxAddonEnabled()) return Promise.resolve(undefined);
+  addon ??= (async () => {
+    try {
+      const { buildExecutable } = await import('../native/build.js'); // (no GPU probe: a g++ target)
+      const module = { exports: {} as Partial<MtxAddon> };
+      process.dlopen(module, await buildExecutable('mtx-addon'));
+      return typeof module.exports.parse === 'function' ? (module.exports as MtxAddon) : undefined;
+    } catch {
+      return undefined;
+    }
+  })();
+  return addon;
+}
+
+/** Runs the addon on the file: its answer, or undefined without an addon. */
+async function addonParse(path: string, prelude: Prelude, threads: number | undefined, output = ''): Promise<AddonAnswer | undefined> {
+  const a = await mtxAddon();
+  if (!a) return undefined;
+  const { header, rows, cols, entries, offset } = prelude;
+  const field = header.field === 'pattern' ? 2 : header.field === 'integer' ? 1 : 0;
+  const mirror = header.symmetry === 'general' ? 0 : header.symmetry === 'skew-symmetric' ? -1 : 1;
+  return a.parse(path, offset, rows, cols, entries, field, mirror, threads ?? availableParallelism(), output);
+}
+
 /** spbench-cpu, built or found in the cache; undefined without a compiler or a writable cache (the TypeScript reader then). */
 async function cpuExecutable(): Promise<string | undefined> {
   try {
-    const { ensureExecutable } = await import('../native/executables.js');
-    return await ensureExecutable('cpu');
+    const { buildExecutable } = await import('../native/build.js'); // (no GPU probe: a g++ target)
+    return await buildExecutable('cpu');
   } catch {
     return undefined;
   }
@@ -76,11 +116,11 @@ function mtx2spbArgs(path: string, output: string, prelude: Prelude): string[] {
 }
 
 export interface NativeReadOptions {
-  /** Path of spbench-cpu; default: build or find it in the cache (ensureExecutable). */
+  /** Path of spbench-cpu, which then parses (not the addon); default: the addon, else spbench-cpu built or found in the cache (ensureExecutable). */
   exe?: string;
   /** Where the .spb goes (kept); default: a temporary file, removed after reading. */
   output?: string;
-  /** Threads for OpenMP (default: its own choice, all cores). */
+  /** Threads (default: all cores). */
   threads?: number;
 }
 
@@ -89,8 +129,11 @@ export interface NativeReadOptions {
  * renames it, so a failed run leaves `output` as it was (a user's older file stays).
  */
 async function mtxToSpb(path: string, output: string, opts: NativeReadOptions): Promise<Prelude | undefined> {
+  if (!opts.exe) void mtxAddon(); // its build check (g++ --version) while the prelude is read
   const prelude = await readPrelude(path);
   if (!prelude) return undefined;
+  const done = opts.exe ? undefined : await addonParse(path, prelude, opts.threads, output);
+  if (done !== undefined) return done === true ? prelude : undefined;
   const exe = opts.exe ?? (await cpuExecutable());
   if (!exe) return undefined;
   const code = await run(exe, mtx2spbArgs(path, output, prelude), opts.threads);
@@ -99,13 +142,18 @@ async function mtxToSpb(path: string, output: string, opts: NativeReadOptions): 
 
 /**
  * Parses a coordinate .mtx natively; undefined when the native path cannot or will not do it
- * (no g++, array format, any unusual line): the caller then parses in TypeScript. mtx2spb writes the
+ * (no g++, array format, any unusual line): the caller then parses in TypeScript. The addon parses
+ * in this process (`opts.output` is then left to the caller: no storedAt); else mtx2spb writes the
  * .spb to `opts.output` (the parse cache's entry), or else to a temporary file in memory (/dev/shm
  * where it can), which is read back and removed.
  */
 export async function readMtxNative(path: string, opts: NativeReadOptions = {}): Promise<MtxResult | undefined> {
+  if (!opts.exe) void mtxAddon(); // its build check (g++ --version) while the prelude is read
   const prelude = await readPrelude(path);
   if (!prelude) return undefined;
+  const parsed = opts.exe ? undefined : await addonParse(path, prelude, opts.threads);
+  if (typeof parsed === 'object') return { header: prelude.header, matrix: { rows: prelude.rows, cols: prelude.cols, ...parsed }, via: 'addon' };
+  if (parsed !== undefined) return undefined; // an unusual line (or no memory): mtx2spb would say the same
   const exe = opts.exe ?? (await cpuExecutable());
   if (!exe) return undefined;
   const output = opts.output ?? join(await scratchDir(), `spbench-mtx-${process.pid}-${randomBytes(6).toString('hex')}.spb`);
@@ -121,7 +169,7 @@ export async function readMtxNative(path: string, opts: NativeReadOptions = {}):
   } finally {
     if (!opts.output || !matrix) await rm(output, { force: true }); // (a parse cache entry only when it failed)
   }
-  return matrix && { header: prelude.header, matrix, ...(opts.output ? { storedAt: opts.output } : {}) };
+  return matrix && { header: prelude.header, matrix, via: 'mtx2spb', ...(opts.output ? { storedAt: opts.output } : {}) };
 }
 
 /**
@@ -159,6 +207,7 @@ async function readOwnSpb(path: string, prelude: Prelude, pre: Arrays | undefine
     if (!h || h.rows !== prelude.rows || h.cols !== prelude.cols) return undefined;
     const { rows, cols, nnz } = h;
     if (h.indexBytes !== 4 || !pre) {
+      const { readSpb } = await import('./binary.js');
       const { matrices } = await readSpb(path, { validate: false });
       return matrices[0];
     }

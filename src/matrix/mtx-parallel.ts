@@ -8,7 +8,7 @@ import { open } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { canonicalizeRows, newRowPtr } from './csr.js';
-import { MtxParser, type MtxResult } from './mtx-parser.js';
+import { MtxParser, preludeEnd, type MtxResult } from './mtx-parser.js';
 import type { MtxHeader } from './types.js';
 
 const workerUrl = new URL('./mtx-worker.js', import.meta.url);
@@ -115,23 +115,4 @@ function inOrder(parts: PartReport[]): boolean {
     return true;
   };
   return ok(true) || ok(false);
-}
-
-/** Byte offset just past the size line (banner, comments, blank lines, size line); -1 if not found. */
-export function preludeEnd(head: Buffer): number {
-  let p = 0;
-  let sawBanner = false;
-  while (p < head.length) {
-    const nl = head.indexOf(10, p);
-    if (nl < 0) return -1;
-    const line = head.toString('latin1', p, nl).trim();
-    p = nl + 1;
-    if (!sawBanner) {
-      sawBanner = true;
-      continue;
-    }
-    if (line === '' || line.startsWith('%')) continue;
-    return p;
-  }
-  return -1;
 }

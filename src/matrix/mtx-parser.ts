@@ -12,6 +12,8 @@ export interface MtxResult {
   matrix: CsrMatrix;
   /** Set when the native parser wrote the matrix as .spb at opts.nativeOutput. */
   storedAt?: string;
+  /** Which native front end parsed it (mtx-native.ts); absent: the TypeScript readers. */
+  via?: 'addon' | 'mtx2spb';
 }
 
 const INT32_MAX = 0x7fffffff;
@@ -319,4 +321,23 @@ export class MtxParser {
 function isBlankOrComment(text: string): boolean {
   const t = text.trimStart();
   return t === '' || t.startsWith('%');
+}
+
+/** Byte offset just past the size line (banner, comments, blank lines, size line); -1 if not found. */
+export function preludeEnd(head: Buffer): number {
+  let p = 0;
+  let sawBanner = false;
+  while (p < head.length) {
+    const nl = head.indexOf(10, p);
+    if (nl < 0) return -1;
+    const line = head.toString('latin1', p, nl).trim();
+    p = nl + 1;
+    if (!sawBanner) {
+      sawBanner = true;
+      continue;
+    }
+    if (line === '' || line.startsWith('%')) continue;
+    return p;
+  }
+  return -1;
 }

@@ -9,10 +9,10 @@ import { accessSync, closeSync, constants, existsSync, linkSync, mkdirSync, open
 import { hostname } from 'node:os';
 import { join, relative } from 'node:path';
 import { EnvironmentError } from '../util/errors.js';
-import { Tail, withTail } from './runner.js';
+import { Tail, withTail } from './tail.js';
 import { archFlag, cudaSourceDir, targetSpec, type TargetName, type TargetSpec } from './targets.js';
 import { cacheDir } from '../config.js';
-import { discoverToolchain, libFound, type Compiler, type Toolchain } from './toolchain.js';
+import { discoverToolchain, findNodeInclude, libFound, type Compiler, type Toolchain } from './toolchain.js';
 import { cudaArch, extraFlags } from '../config.js';
 
 export interface EnsureOptions {
@@ -89,6 +89,14 @@ function libSearchFlags(spec: TargetSpec, tc: Toolchain): string[] {
     if (library) flags.push(`-L${join(library, '..')}`);
   }
   return [...new Set(flags)];
+}
+
+/** -I of node_api.h for a Node-API addon (none for other targets). */
+function nodeApiFlags(spec: TargetSpec): string[] {
+  if (!spec.nodeApi) return [];
+  const dir = findNodeInclude();
+  if (!dir) throw new EnvironmentError(`Node's headers (node_api.h) were not found next to ${process.execPath} or in /usr/include/node, so ${spec.exe} cannot be built (Matrix Market files are then parsed by spbench-cpu or in TypeScript).`);
+  return [`-I${dir}`];
 }
 
 async function gpuArch(opts: EnsureOptions): Promise<string> {
@@ -210,7 +218,7 @@ export async function planBuild(target: TargetName, opts: EnsureOptions = {}, tc
   const compiler = compilerFor(spec, toolchain);
   const extra = opts.extraFlags ?? extraFlags();
   const arch = spec.needsArch ? [archFlag(await gpuArch(opts))] : [];
-  const flags = [...spec.flags, ...arch, ...libSearchFlags(spec, toolchain), ...extra];
+  const flags = [...spec.flags, ...arch, ...libSearchFlags(spec, toolchain), ...nodeApiFlags(spec), ...extra];
   const hash = buildHash(spec, cudaDir, compiler.versionText, [...flags, ...spec.libs]);
   const exePath = join(opts.cacheDir ?? cacheDir(), 'bin', `${spec.exe}-${hash}`);
   return { spec, compiler, flags, hash, exePath, cudaDir };

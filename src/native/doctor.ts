@@ -6,7 +6,7 @@ import { ensureExecutable } from './executables.js';
 import type { GpuInfo } from './protocol.js';
 import { hasSources, targetSpec, TARGETS, type TargetName } from './targets.js';
 import { cacheDir } from '../config.js';
-import { discoverToolchain, libFound, type CudaLib } from './toolchain.js';
+import { discoverToolchain, findNodeInclude, libFound, type CudaLib } from './toolchain.js';
 import { OPS, type Backend, type Op } from '../kinds.js';
 
 export interface DoctorReport {
@@ -96,6 +96,7 @@ async function whyNotBuildable(target: TargetName): Promise<string | null> {
   const tc = await discoverToolchain();
   if (!hasSources(target)) return `no source (cuda/${targetSpec(target).main})`;
   if (target === 'cpu') return tc.gxx ? null : 'g++ not found';
+  if (target === 'mtx-addon') return !tc.gxx ? 'g++ not found' : findNodeInclude() ? null : "Node's headers (node_api.h) not found";
   if (target === 'probe') return tc.nvcc ? null : 'nvcc not found';
   try {
     return await cudaUnavailable(target === 'spmm-cuda' ? 'spmm' : 'spgemm');

@@ -6,8 +6,9 @@ import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { EnvironmentError, RuntimeFailure, UserError } from '../util/errors.js';
 import { parseNativeLine, type NativeLine } from './protocol.js';
+import { Tail, withTail } from './tail.js';
 
-export const STDERR_TAIL_BYTES = 4096;
+export { STDERR_TAIL_BYTES } from './tail.js';
 const KILL_GRACE_MS = 2000;
 
 export interface RunNativeOptions {
@@ -22,25 +23,6 @@ const EXIT_MEANING: Record<number, string> = {
   3: 'CUDA or runtime failure',
   4: 'no usable GPU',
 };
-
-/** Keeps the last `max` characters of a stream. */
-export class Tail {
-  private text = '';
-  constructor(private readonly max = STDERR_TAIL_BYTES) {}
-  push(chunk: string): void {
-    this.text += chunk;
-    if (this.text.length > 2 * this.max) this.text = this.text.slice(-this.max);
-  }
-  toString(): string {
-    return this.text.length > this.max ? `…${this.text.slice(-this.max)}` : this.text;
-  }
-}
-
-/** Appends a child's stderr tail to a message (or says there was none). */
-export function withTail(message: string, tail: string, what = 'stderr'): string {
-  const t = tail.trimEnd();
-  return t ? `${message}\n--- ${what} (last ${STDERR_TAIL_BYTES} bytes) ---\n${t}` : `${message} (${what} was empty)`;
-}
 
 export function runNative(exePath: string, args: string[], opts: RunNativeOptions = {}): Promise<NativeLine[]> {
   const name = basename(exePath);

@@ -1,4 +1,5 @@
-// The four native executables: where their sources are, which compiler and flags build them.
+// The native executables (and the Matrix Market parser's Node-API addon): where their sources are,
+// which compiler and flags build them.
 // The build hash covers every file under `hashed` (folders or files relative to cuda/), so a change
 // to any header a target may include rebuilds it.
 import { existsSync } from 'node:fs';
@@ -7,8 +8,8 @@ import { cudaSourceOverride } from '../config.js';
 import { PACKAGE_DIR } from '../util/package-root.js';
 import type { Op } from '../kinds.js';
 
-export type TargetName = 'cpu' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
-export const TARGETS: readonly TargetName[] = ['cpu', 'probe', 'spmm-cuda', 'spgemm-cuda'];
+export type TargetName = 'cpu' | 'mtx-addon' | 'probe' | 'spmm-cuda' | 'spgemm-cuda';
+export const TARGETS: readonly TargetName[] = ['cpu', 'mtx-addon', 'probe', 'spmm-cuda', 'spgemm-cuda'];
 
 export interface TargetSpec {
   name: TargetName;
@@ -20,6 +21,8 @@ export interface TargetSpec {
   libs: string[]; // link flags after the source
   needsArch: boolean; // compiled for the probed GPU (-arch=sm_XX)
   needsLibs: Array<'cusparse' | 'cublas'>;
+  /** a Node-API addon: compiled against the running Node's headers (node_api.h), loaded with process.dlopen */
+  nodeApi?: boolean;
 }
 
 /** A GPU driver: cuda/drivers/<op>_cuda.cu with its kernels (cuda/<op>/) and peers, for the probed GPU. */
@@ -49,6 +52,18 @@ const SPECS: Record<TargetName, TargetSpec> = {
     libs: [],
     needsArch: false,
     needsLibs: [],
+  },
+  'mtx-addon': {
+    name: 'mtx-addon',
+    exe: 'spbench-mtx-addon',
+    compiler: 'g++',
+    main: 'cpu/mtx_addon.cpp',
+    hashed: ['cpu/mtx_addon.cpp', 'cpu/mtx_parse.hpp', 'cpu/mtx_number.hpp'],
+    flags: ['-std=c++17', '-O3', '-shared', '-fPIC', '-pthread'],
+    libs: [],
+    needsArch: false,
+    needsLibs: [],
+    nodeApi: true,
   },
   probe: {
     name: 'probe',

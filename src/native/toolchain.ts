@@ -59,6 +59,17 @@ export function findNcu(): string | null {
   return onPath('ncu');
 }
 
+/**
+ * The folder of the running Node's node_api.h (for the Node-API addon): <prefix>/include/node of this
+ * node executable, then /usr/include/node; null when neither has it.
+ */
+export function findNodeInclude(execPath = process.execPath): string | null {
+  for (const d of [join(dirname(dirname(execPath)), 'include', 'node'), '/usr/include/node']) {
+    if (existsSync(join(d, 'node_api.h'))) return d;
+  }
+  return null;
+}
+
 /** g++ from $SPBENCH_CXX, then PATH. */
 export function findGxx(): string | null {
   const { cxx } = givenCompilers();

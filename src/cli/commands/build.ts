@@ -7,7 +7,7 @@ export function register(program: Command): void {
     .command('build')
     .description('Build the native executables now (normally built on first use) and print their cached paths')
     .option('--rebuild', 'rebuild even when a cached executable is up to date')
-    .option('--target <names>', 'comma-separated: cpu, probe, spmm-cuda, spgemm-cuda (default: every target this machine can build)')
+    .option('--target <names>', 'comma-separated: cpu, mtx-addon, probe, spmm-cuda, spgemm-cuda (default: every target this machine can build)')
     .option('--kernel <file.cu>', 'build this plugin (docs/plugins.md) with its runner instead of the targets; repeat for several (a compile error exits 2 naming the file and line)', (v: string, prev: string[] = []) => [...prev, v])
     .addHelpText('after', '\nExamples:\n  spbench build\n  spbench build --target cpu --rebuild\n  SPBENCH_CUDA_ARCH=90 spbench build --target spmm-cuda\n  SPBENCH_CUDA_ARCH=90 spbench build --kernel my_spmm.cu      compile-check a plugin (no GPU needed)')
     .action(async (opts: { rebuild?: boolean; target?: string; kernel?: string[] }) => {
