@@ -21,10 +21,12 @@ test('gpu-test: the spgemm odd cases pass on the CPU backend, summary last, log 
   assert.equal(r.status, 0, r.stdout + r.stderr);
   const lines = r.stdout.trim().split('\n');
   assert.match(lines.at(-1)!, /^\d+ passed, 0 failed$/);
-  assert.equal(lines.filter((l) => l.startsWith('PASS spgemm')).length, 6);
+  assert.equal(lines.filter((l) => l.startsWith('PASS spgemm')).length, 7);
   assert.match(r.stdout, /PASS spgemm: checked on 300 rows of C gathered on the device/);
   assert.match(r.stdout, /PASS spgemm: FEM blocks \(the merged puts\)/);
   assert.match(r.stdout, /a row whose products overflow every shared table/);
+  // the case run with the SpGEMM estimates divided (a native switch that the CPU backend ignores) passes too
+  assert.match(r.stdout, /PASS spgemm: symbolic estimates too small/);
   assert.equal(readFileSync(log, 'utf8'), r.stdout);
 });
 
