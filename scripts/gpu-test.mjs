@@ -3,8 +3,9 @@
 // method and fails (exit 1) on any result whose status is "failed" or "error", or on any run that
 // does not finish. not_applicable results are fine and listed. Last line: "N passed, M failed".
 //
-//   node scripts/gpu-test.mjs [--log FILE] [--backend cuda|cpu] [--only spmm|spgemm] [--match TEXT] [--keep]
+//   node scripts/gpu-test.mjs [--log FILE] [--backend cuda|cpu] [--only spmm|spgemm] [--match TEXT] [--part K/N] [--keep]
 //
+// --part K/N runs the K-th of N interleaved parts of the selected cases (the device's calls have a time limit).
 // --backend cpu runs the same cases on the CPU reference backend (a dry run of this script where
 // no GPU exists). Inputs that generators cannot express (empty rows, nnz-0 matrices, 1×1,
 // rectangular operands, a row whose products overflow every shared-memory table) are written here
@@ -21,7 +22,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'spbench.js');
 
 function parseArgs(argv) {
-  const o = { log: null, backend: 'cuda', only: null, match: null, keep: false };
+  const o = { log: null, backend: 'cuda', only: null, match: null, part: null, keep: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -32,16 +33,22 @@ function parseArgs(argv) {
     else if (a === '--backend') o.backend = value();
     else if (a === '--only') o.only = value();
     else if (a === '--match') o.match = value();
+    else if (a === '--part') o.part = value();
     else if (a === '--keep') o.keep = true;
     else usage(`unknown argument '${a}'`);
   }
   if (!['cuda', 'cpu'].includes(o.backend)) usage(`--backend: '${o.backend}' is not one of cuda, cpu`);
   if (o.only !== null && !['spmm', 'spgemm'].includes(o.only)) usage(`--only: '${o.only}' is not one of spmm, spgemm`);
+  if (o.part !== null) {
+    const m = /^(\d+)\/(\d+)$/.exec(o.part);
+    if (!m || +m[1] < 1 || +m[1] > +m[2]) usage(`--part: '${o.part}' is not K/N with 1 <= K <= N`);
+    o.part = { k: +m[1], n: +m[2] };
+  }
   return o;
 }
 
 function usage(msg) {
-  process.stderr.write(`gpu-test: ${msg}\nusage: node scripts/gpu-test.mjs [--log FILE] [--backend cuda|cpu] [--only spmm|spgemm] [--match TEXT] [--keep]\n`);
+  process.stderr.write(`gpu-test: ${msg}\nusage: node scripts/gpu-test.mjs [--log FILE] [--backend cuda|cpu] [--only spmm|spgemm] [--match TEXT] [--part K/N] [--keep]\n`);
   process.exit(2);
 }
 
@@ -173,7 +180,8 @@ function main() {
   try {
     const inp = writeInputs(dir);
     say(`spbench GPU test: backend ${opts.backend}, ${new Date().toISOString()}`);
-    for (const c of cases(inp, opts.backend).filter((x) => (!opts.only || x.op === opts.only) && (!opts.match || x.name.includes(opts.match)))) {
+    const selected = cases(inp, opts.backend).filter((x) => (!opts.only || x.op === opts.only) && (!opts.match || x.name.includes(opts.match)));
+    for (const c of selected.filter((_, i) => !opts.part || i % opts.part.n === opts.part.k - 1)) {
       const r = runCase(c, opts.backend);
       if (r.crashed) {
         failed++;

@@ -51,4 +51,7 @@ test('gpu-test: bad arguments are usage errors', () => {
   const r = gpuTest(['--only', 'gemm']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--only: 'gemm' is not one of spmm, spgemm/);
+  const p = gpuTest(['--part', '3/2']);
+  assert.equal(p.status, 2);
+  assert.match(p.stderr, /--part: '3\/2' is not K\/N with 1 <= K <= N/);
 });
