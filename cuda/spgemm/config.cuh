@@ -33,6 +33,11 @@ struct PhaseConfig {
   int dense_block = 512;
   int dense_smem = 0;
   int ngroups() const { return 1 + int(levels.size()) + 1; }  // pwarp, levels..., dense
+  // the group of the smallest TB (block a row) level, -1 if none: hash-opt's symbolic estimates go no lower (k_tb_sym)
+  int first_tb_group() const {
+    for (size_t i = 0; i < levels.size(); ++i) if (!levels[i].per_warp) return int(i) + 1;
+    return -1;
+  }
   int dense_group() const { return ngroups() - 1; }
 };
 
@@ -58,10 +63,10 @@ struct HashOptions {
   // (merged_rows, used where a quarter of the consecutive B rows start alike)
   bool merge = false;
   // hash-opt: symbolic rows above the two smallest TB levels take the level of an estimate of their nnz (not below the
-  // smallest TB level),
-  // products counting each run of consecutive B rows that start at the same column with the same length once (the rows
-  // of one node of a block-structured matrix share their pattern); a row whose table turns out too small is counted in
-  // column bitmaps by the same block (k_tb). est_div (tests only) divides the estimate, to send rows down that path.
+  // smallest TB level): products, counting each run of consecutive B rows that start at the same column with the same
+  // length once (the rows of one node of a block-structured matrix share their pattern); a row whose table turns out too
+  // small is counted in column bitmaps by the same block (k_tb_sym). est_div (tests only) divides the estimate, to send
+  // rows down that path.
   bool estimate = false;
   int est_div = 1;
   // hash-opt (v7, v8): rows of more than long_nnz nonzeros of A, or of more than long_prod products mostly from one B

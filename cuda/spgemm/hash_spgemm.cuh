@@ -21,14 +21,13 @@ namespace spb::spgemm {
 inline std::vector<std::vector<std::string>> explain_rows(const HashConfig& c) {
   std::vector<std::vector<std::string>> rows;
   auto phase = [&](const char* name, const PhaseConfig& p, const char* what, const char* unit, bool numeric) {
-    int lo = 0, g = 0, est = -1;
+    int lo = 0, g = 0;
     rows.push_back({name, std::to_string(g++), "PWARP/ROW", std::string(what) + " 1-" + std::to_string(p.pwarp_max),
                     std::to_string(p.pwarp_table) + "/row", std::to_string(p.pwarp_block), "-"});
     lo = p.pwarp_max + 1;
     for (const Level& l : p.levels) {
       rows.push_back({name, std::to_string(g++), l.per_warp ? "WARP/ROW" : "TB/ROW", std::string(what) + " " + std::to_string(lo) + "-" + std::to_string(l.max_count),
                       std::to_string(l.table) + (l.per_warp ? "/row" : ""), std::to_string(l.block), l.per_warp ? "-" : std::to_string(l.tb_per_sm)});
-      if (!numeric && c.opt.estimate && !l.per_warp && est < 0) est = g;  // the second TB level (g: the next group)
       lo = l.max_count + 1;
     }
     rows.push_back({name, std::to_string(g), "DENSE/CHUNK", std::string(what) + " " + std::to_string(lo) + "-",
@@ -38,8 +37,8 @@ inline std::vector<std::vector<std::string>> explain_rows(const HashConfig& c) {
       rows.push_back({name, std::to_string(g + 1), "LONG/WINDOWS", "nnz of A > " + std::to_string(c.opt.long_nnz) +
                       (c.opt.long_prod > 0 ? " or products > " + std::to_string(c.opt.long_prod) + ", half from one B row, >= cols/8" : std::string()),
                       "global column flags" + std::string(numeric ? " + values" : "") + " of the row", std::to_string(kLongBlock) + " (windows of " + std::to_string(kLongWindow) + " products)", "-"});
-    if (est >= 0)
-      rows.push_back({name, std::to_string(est + 1) + "-" + std::to_string(g - 1), "TB/ESTIMATE", "by an estimate (products, a run of alike B rows once), not below group " + std::to_string(est - 1),
+    if (const int tb = p.first_tb_group(); !numeric && c.opt.estimate && tb >= 0)
+      rows.push_back({name, std::to_string(tb + 2) + "-" + std::to_string(g - 1), "TB/ESTIMATE", "by an estimate (products, a run of alike B rows once), not below group " + std::to_string(tb),
                       "a full table: the row counted in column bitmaps", "-", "-"});
     if (c.opt.direct_max > 0)
       rows.push_back({name, std::to_string(g + 2), "DIRECT/COPY", "1 nnz of A, products 1-" + std::to_string(c.opt.direct_max),
@@ -337,8 +336,8 @@ class HashSpgemm {
     int* bnd = nullptr;
     const long long nbnd = (long long)B.rows * (nchn + 1);
     const long long c_bytes = (long long)C.nnz * (long long)(sizeof(int) + sizeof(T));
-    if (!w.all_direct && cfg_.opt.chunk_bounds && w.ncount[dense] && nchn > 1 && (nbnd <= 8LL * B.nnz || 16 * 4 * nbnd <= c_bytes))
-      bnd = static_cast<int*>(w.tmp(sizeof(int) * size_t(B.rows) * (nchn + 1)));
+    if (!w.all_direct && cfg_.opt.chunk_bounds && w.ncount[dense] && nchn > 1 && (nbnd <= 8LL * B.nnz || 16 * (long long)sizeof(int) * nbnd <= c_bytes))
+      bnd = static_cast<int*>(w.tmp(sizeof(int) * size_t(nbnd)));
     if (!w.all_direct) scatter(w.m, w.gid, gl.n + 1, w.noff, w.small + kCursor, w.perm, kHostNumCursor);
     fork(w.ncount, w.serial);
     for (int g = 0; g <= gl.direct_group(); ++g) {
@@ -362,8 +361,7 @@ class HashSpgemm {
         }
       } else if (g == dense) {
         if (bnd) {
-          const long long nb = (long long)B.rows * (nchn + 1);
-          k_chunk_bounds<<<grid(size_t((nb + 255) / 256)), 256, 0, s>>>(B.rows, B.rp, B.ci, N.dense_width, nchn, bnd);
+          k_chunk_bounds<<<grid(size_t((nbnd + 255) / 256)), 256, 0, s>>>(B.rows, B.rp, B.ci, N.dense_width, nchn, bnd);
           CUDA_CHECK_LAUNCH();
         }
         k_num_dense<T><<<grid(size_t(rows) * nchn), N.dense_block, dense_smem(N), s>>>(p, A.rp, A.ci, A.v, B.rp, B.ci, B.v, C.rp, C.ci, C.v, n,
@@ -441,9 +439,8 @@ class HashSpgemm {
     g.long_nnz = cfg_.opt.long_nnz;
     g.long_prod = cfg_.opt.long_prod;
     g.direct_max = cfg_.opt.direct_max;
-    if (!numeric && cfg_.opt.estimate) {
-      for (size_t i = 0; i < p.levels.size() && g.est_from < 0; ++i)
-        if (!p.levels[i].per_warp) { g.est_floor = int(i) + 1; g.est_from = g.est_floor + 1; }
+    if (const int tb = p.first_tb_group(); !numeric && cfg_.opt.estimate && tb >= 0) {
+      g.est_floor = tb; g.est_from = tb + 1;
       g.est_div = cfg_.opt.est_div;
     }
     return g;
