@@ -73,6 +73,19 @@ __device__ __forceinline__ int warp_sum(int v) {
   return v;
 }
 
+// 1 when k < key, as the sign of k - key (keys are columns >= 0 or INT_MAX: no overflow): two instructions where the
+// compare and select took three in the count-smaller ranks
+__device__ __forceinline__ int below(int k, int key) { return int(unsigned(k - key) >> 31); }
+// The rank of key among keys[0, n) (the count of smaller keys), four keys a shared load: keys 16-byte aligned and
+// keys[n, n + 3) padded with INT_MAX by the caller. (A warp ranking a stencil row of 125 entries read 4 x 125 keys a lane
+// one at a time.)
+__device__ __forceinline__ int rank_of4(const int* keys, int n, int key) {
+  const int4* k4 = reinterpret_cast<const int4*>(keys);
+  int r = 0;
+  for (int j = 0; j < (n + 3) >> 2; ++j) { const int4 q = k4[j]; r += below(q.x, key) + below(q.y, key) + below(q.z, key) + below(q.w, key); }
+  return r;
+}
+
 // First index in [lo, hi) of the sorted array a with a[i] >= key.
 __device__ __forceinline__ int lower_bound(const int* a, int lo, int hi, int key) {
   while (lo < hi) { int mid = (lo + hi) >> 1; if (a[mid] < key) lo = mid + 1; else hi = mid; }
@@ -656,6 +669,7 @@ __device__ __forceinline__ int count_in_bitmaps(unsigned* bits, int words, const
 // at (rows a block) * (tsize + 2) ints (+2: 8-byte aligned). Numeric: the rank of an entry is the count of smaller keys.
 template <typename Tab>
 __global__ void k_pwarp(const int* __restrict__ perm, int nrows, Operands<typename Tab::Value> op, int tsize, unsigned hmul) {
+  static_assert(kPw == 4, "the numeric gather takes a row's lanes as 4 bits of a ballot");
   using V = typename Tab::Value;
   extern __shared__ __align__(16) unsigned char sh_raw[];
   const int rpb = blockDim.x / kPw;
@@ -663,7 +677,9 @@ __global__ void k_pwarp(const int* __restrict__ perm, int nrows, Operands<typena
   const int idx = blockIdx.x * rpb + local;
   Tab tab(reinterpret_cast<int*>(sh_raw) + local * (tsize + 1),
           reinterpret_cast<V*>(sh_raw + sizeof(int) * rpb * (tsize + 2)) + local * (tsize + 1), tsize, hmul);
-  for (int i = lane; i < tsize; i += kPw) tab.clear(i);
+  // a lane clears a run of its row's slots: rows are tsize + 1 apart, so the warp's 32 stores fall in distinct banks
+  // (slot lane + 4 j put 4 lanes of neighbouring rows on one bank: 4 wavefronts a store)
+  for (int i = lane * (tsize / kPw), e = i + tsize / kPw; i < e; ++i) tab.clear(i);
   __syncthreads();
   const int row = idx < nrows ? perm[idx] : -1;
   if (row >= 0) {
@@ -678,13 +694,26 @@ __global__ void k_pwarp(const int* __restrict__ perm, int nrows, Operands<typena
     if (row >= 0 && lane == 0) op.cnt[row] = n;
   } else {
     __syncthreads();
+    // Gather the row's entries to the front of its table (ballots of its 4 lanes; a round writes only slots already
+    // read), then rank each among the n entries: n compares an entry instead of a whole table's.
+    const int first = threadIdx.x & 28;  // the row's first lane in the warp (kPw == 4)
+    const unsigned below_me = ((1u << lane) - 1u) << first;
+    int n = 0;
+    for (int r = 0; r < tsize; r += kPw) {
+      const int k = tab.keys[r + lane];
+      const V v = tab.vals[r + lane];
+      const unsigned b = __ballot_sync(0xffffffffu, k >= 0);
+      __syncwarp();
+      if (k >= 0) { const int p = n + __popc(b & below_me); tab.keys[p] = k; tab.vals[p] = v; }
+      n += __popc((b >> first) & 0xFu);
+      __syncwarp();
+    }
     if (row < 0) return;
     const int base = op.crp[row];
-    for (int i = lane; i < tsize; i += kPw) {
+    for (int i = lane; i < n; i += kPw) {
       const int key = tab.keys[i];
-      if (key < 0) continue;
       int rank = 0;
-      for (int j = 0; j < tsize; ++j) { const int kj = tab.keys[j]; rank += (kj >= 0 && kj < key); }
+      for (int j = 0; j < n; ++j) rank += below(tab.keys[j], key);
       op.cci[base + rank] = key;
       op.cv[base + rank] = tab.vals[i];
     }
@@ -726,10 +755,11 @@ __global__ void k_warp(const int* __restrict__ perm, int nrows, Operands<typenam
       __syncwarp();
     }
     const int base = op.crp[row];
+    if (lane < 3) keys[n + lane] = INT_MAX;  // rank_of4's padding: n <= tsize / 2, and keys start 16-byte aligned (tsize >= 128)
+    __syncwarp();
     for (int i = lane; i < n; i += 32) {
       const int key = keys[i];
-      int rank = 0;
-      for (int j = 0; j < n; ++j) rank += keys[j] < key;
+      const int rank = rank_of4(keys, n, key);
       op.cci[base + rank] = key;
       op.cv[base + rank] = vals[i];
     }
@@ -814,10 +844,15 @@ __device__ __forceinline__ void tb_row(const int* __restrict__ perm, const Opera
     const int base = crp[row];
     // count-smaller costs n*n/blockDim per thread; the others win once that is large
     if (n <= bitonic_above || (long long)n * n <= (long long)cs_max * blockDim.x) {
+      // rank_of4 where the table has room for its padding (always at hash-opt's load of 0.5; a full paper table has none)
+      const bool four = n + 3 <= tsize;
+      if (four && threadIdx.x < 3) keys[n + threadIdx.x] = INT_MAX;
+      __syncthreads();
       for (int i = threadIdx.x; i < n; i += blockDim.x) {
         const int key = keys[i];
         int rank = 0;
-        for (int j = 0; j < n; ++j) rank += keys[j] < key;
+        if (four) rank = rank_of4(keys, n, key);
+        else for (int j = 0; j < n; ++j) rank += keys[j] < key;
         cci[base + rank] = key;
         cv[base + rank] = vals[i];
       }

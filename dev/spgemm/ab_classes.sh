@@ -19,7 +19,7 @@ g++ -std=c++17 -O2 dev/spgemm/classes_gen.cpp -o /tmp/cg || exit 1
 g++ -std=c++17 -O2 -I. dev/spgemm/spgemm_gen.cpp -o /tmp/og || exit 1
 M=/tmp/m; mkdir -p $M
 ODD_OLD="one all_empty empty_rows dense_small big_row rect_a rect_b wide_a wide_b rmat14"
-ODD_NEW="one_row longrow_small direct_mix"
+ODD_NEW="one_row longrow_small direct_mix warp_mix"
 MATS=${*:-"tri150k_long1 bidiag1100k_long1 perm3m empty100k_rowcol powerlaw400k irregular300k multimodal200k circuit500k fem3d_b3_24 stencil3d_40 grid2d_1000 uniform_200k rmat16 rmat18"}
 for n in $ODD_OLD stencil3d_40 stencil3d_64 grid2d_1000 uniform_200k rmat16 rmat18; do /tmp/og $M $n > $M/$n.log 2>&1 & done
 for n in $ODD_NEW $MATS; do [ -f $M/$n.spb ] || /tmp/cg $M $n > $M/$n.log 2>&1 & done

@@ -111,6 +111,16 @@ Csr direct_mix(int64_t n, Rng& r) {
   }
   return from_rows(n, n, adj, r);
 }
+// rows of 3-10 nonzeros, odd rows at random columns (few duplicate products), even rows in a band of 13 around the
+// diagonal (many): products 9-100 a row, across PWARP, the sorted WARP rows (<= 64 products) and the hashed ones
+Csr warp_mix(int64_t n, Rng& r) {
+  std::vector<std::vector<int64_t>> adj(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const int k = 3 + int(i % 8);
+    for (int j = 0; j < k; ++j) adj[i].push_back(i % 2 ? uni(r, n) : std::min(n - 1, std::max<int64_t>(0, i - 6 + uni(r, 13))));
+  }
+  return from_rows(n, n, adj, r);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -139,6 +149,7 @@ int main(int argc, char** argv) {
   else if (name == "fem3d_b2_40") c = fem(3, 40, 2, r);
   else if (name == "longrow_small") c = longrow(5000, 1, 1, 2, 1, r);
   else if (name == "direct_mix") c = direct_mix(20000, r);
+  else if (name == "warp_mix") c = warp_mix(4000, r);
   else if (name == "one_row") { std::vector<std::vector<int64_t>> a(1, std::vector<int64_t>{0}); c = from_rows(1, 1, a, r); }
   else { std::fprintf(stderr, "unknown matrix %s\n", name.c_str()); return 2; }
   spb::write_spb(dir + "/" + name + ".spb", {c}, 4, 2);

@@ -138,6 +138,7 @@ inline int __reduce_max_sync(unsigned, int v) {
   emu_block->warp_bar[w]->arrive_and_wait();
   return r;
 }
+struct alignas(16) int4 { int x, y, z, w; };
 inline int __all_sync(unsigned m, int p) { return __ballot_sync(m, p) == 0xffffffffu; }
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __ffs(unsigned x) { return __builtin_ffs(int(x)); }
