@@ -519,6 +519,13 @@ __device__ __forceinline__ void num_insert(int* keys, T* vals, int mask, int key
   }
 }
 
+// Sets bit c of a shared bitmap, testing it first: hub columns are marked early, and lanes on one word would serialise on
+// the atomic (the dense chunks of both phases and k_tb's recount in bitmaps).
+__device__ __forceinline__ void mark_bit(unsigned* bits, int c) {
+  const unsigned bit = 1u << (c & 31);
+  if (!(((volatile unsigned*)bits)[c >> 5] & bit)) atomicOr(&bits[c >> 5], bit);
+}
+
 // ---------------------------------------------------------------- DENSE/CHUNK
 // Symbolic: one block per (row, symbolic chunk of `width` columns): a bitmap of the chunk's columns. Writes the
 // count of every numeric chunk (num_width columns) inside it to chunkcnt[d * nchn + j] and adds the
@@ -539,12 +546,7 @@ __global__ void k_sym_dense(const int* __restrict__ perm, const int* __restrict_
   if (cs == 0 && threadIdx.x == 0) didx[row] = d;
   __syncthreads();
   const int lane = threadIdx.x & 31;
-  // test before the atomic: hub columns are marked early, and lanes on one word would serialise on it
-  auto mark = make_acc<int>(bci, merge, no_value, [&](int col, int) {
-    const int c = col - lo;
-    const unsigned bit = 1u << (c & 31);
-    if (!(((volatile unsigned*)sh_bits)[c >> 5] & bit)) atomicOr(&sh_bits[c >> 5], bit);
-  });
+  auto mark = make_acc<int>(bci, merge, no_value, [&](int col, int) { mark_bit(sh_bits, col - lo); });
   const bool flat = short_b_rows(prod, arp, row);
   int* pa = subcnt + width / num_width;  // row_pieces' ints
   if (nchs > 1) row_walk<true>(pieces, flat, arp[row], arp[row + 1], aci, brp, bci, Clip{lo, hi}, pa, scratch, mark);
@@ -651,11 +653,7 @@ __device__ __forceinline__ int count_in_bitmaps(unsigned* bits, int words, const
     const int hi = int(min((long long)tbo.ncols, lo + span));
     for (int i = threadIdx.x; i < words; i += blockDim.x) bits[i] = 0u;
     __syncthreads();
-    auto mark = make_acc<int>(bci, tbo.merge, no_value, [&](int col, int) {
-      const int c = col - int(lo);
-      const unsigned bit = 1u << (c & 31);
-      if (!(((volatile unsigned*)bits)[c >> 5] & bit)) atomicOr(&bits[c >> 5], bit);  // see k_sym_dense
-    });
+    auto mark = make_acc<int>(bci, tbo.merge, no_value, [&](int col, int) { mark_bit(bits, col - int(lo)); });
     row_walk<true>(tbo.pieces, flat, a0, a1, aci, brp, bci, Clip{int(lo), hi}, pa, scratch, mark);
     __syncthreads();
     for (int i = threadIdx.x; i < words; i += blockDim.x) mine += __popc(bits[i]);
@@ -967,8 +965,7 @@ __global__ void k_num_dense(const int* __restrict__ perm, const int* __restrict_
   auto acc = make_acc<T>(bci, merge, [&](int l, int k) { return av[k] * bv[l]; }, [&](int col, T v) {
     const int c = col - lo;
     atomicAdd(&vals[c], v);
-    const unsigned bit = 1u << (c & 31);
-    if (!(((volatile unsigned*)flags)[c >> 5] & bit)) atomicOr(&flags[c >> 5], bit);  // see k_sym_dense
+    mark_bit(flags, c);
   });
   const bool flat = short_b_rows(prod, arp, row);
   int* pa = reinterpret_cast<int*>(flags + width / 32);  // row_pieces' ints
