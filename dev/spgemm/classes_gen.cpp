@@ -111,6 +111,26 @@ Csr direct_mix(int64_t n, Rng& r) {
   }
   return from_rows(n, n, adj, r);
 }
+// 2-D 5-point grid n x n (other instances of the old suite's grid2d_1000)
+Csr grid2d(int64_t n, Rng& r) {
+  std::vector<std::vector<int64_t>> adj(n * n);
+  for (int64_t y = 0; y < n; ++y)
+    for (int64_t x = 0; x < n; ++x) {
+      auto& a = adj[y * n + x];
+      if (y > 0) a.push_back((y - 1) * n + x);
+      if (x > 0) a.push_back(y * n + x - 1);
+      a.push_back(y * n + x);
+      if (x + 1 < n) a.push_back(y * n + x + 1);
+      if (y + 1 < n) a.push_back((y + 1) * n + x);
+    }
+  return from_rows(n * n, n * n, adj, r);
+}
+// k distinct random columns a row (other instances of uniform_200k)
+Csr uniform(int64_t n, int k, Rng& r) {
+  std::vector<std::vector<int64_t>> adj(n);
+  for (int64_t i = 0; i < n; ++i) while (int(adj[i].size()) < k) { const int64_t c = uni(r, n); if (std::find(adj[i].begin(), adj[i].end(), c) == adj[i].end()) adj[i].push_back(c); }
+  return from_rows(n, n, adj, r);
+}
 // rows of 3-10 nonzeros, odd rows at random columns (few duplicate products), even rows in a band of 13 around the
 // diagonal (many): products 9-100 a row, across PWARP, the sorted WARP rows (<= 64 products) and the hashed ones
 Csr warp_mix(int64_t n, Rng& r) {
@@ -150,6 +170,10 @@ int main(int argc, char** argv) {
   else if (name == "longrow_small") c = longrow(5000, 1, 1, 2, 1, r);
   else if (name == "direct_mix") c = direct_mix(20000, r);
   else if (name == "warp_mix") c = warp_mix(4000, r);
+  else if (name == "grid2d_1400") c = grid2d(1400, r);
+  else if (name == "uniform500k_6") c = uniform(500000, 6, r);
+  else if (name == "uniform100k_12") c = uniform(100000, 12, r);
+  else if (name == "irregular500k") c = irregular(500000, 3, 9, 0.02, r);
   else if (name == "one_row") { std::vector<std::vector<int64_t>> a(1, std::vector<int64_t>{0}); c = from_rows(1, 1, a, r); }
   else { std::fprintf(stderr, "unknown matrix %s\n", name.c_str()); return 2; }
   spb::write_spb(dir + "/" + name + ".spb", {c}, 4, 2);
