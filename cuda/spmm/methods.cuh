@@ -397,9 +397,14 @@ class ColMajor : public KernelMethod<T> {
     // Columns per thread JC and blockIdx.y chunks: enough threads to cover ~4 waves of the device,
     // each thread walking nb / (JC * grid.y) chunks with its row of A in registers.
     // SPB_SPMM_COL="jc,ymax" overrides (development sweeps; the values used are in info).
-    // 4 columns a thread (A's row loaded once for 4): against 2, a sweep of six column-major cells (docs/spmm-notes.md)
-    // measured 1.0-1.5x faster in four and at most 2.5 % slower in two
-    jc_ = h.nb >= 4 ? 4 : h.nb >= 2 ? 2 : 1;
+    // 4 columns a thread load A's row once for 4 (2 before): faster where the grid still fills the device at 4 (rows x nB/4
+    // threads at least a quarter of its resident threads) or where rows are long (>= 32 nonzeros on average: A's loads
+    // dominate); on small grids of short rows half the threads cost more (0.78-0.87x). spmm-wide's 32 column-major cells,
+    // docs/spmm-notes.md.
+    const int64_t rows = h.total_rows, nnz = rows > 0 ? h.rp[rows] : 0;
+    const bool fills = rows * (h.nb / 4) >= int64_t(this->dev_->sms) * this->dev_->max_threads_sm / 4;
+    const bool long_rows = rows > 0 && nnz >= 32 * rows;
+    jc_ = h.nb >= 4 && (fills || long_rows) ? 4 : h.nb >= 2 ? 2 : 1;
     int ymax = 65535;
     if (const char* e = std::getenv("SPB_SPMM_COL")) {
       int jc = 0, y = 0;
