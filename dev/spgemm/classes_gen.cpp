@@ -132,7 +132,7 @@ Csr uniform(int64_t n, int k, Rng& r) {
   return from_rows(n, n, adj, r);
 }
 // rows of 3-10 nonzeros, odd rows at random columns (few duplicate products), even rows in a band of 13 around the
-// diagonal (many): products 9-100 a row, across PWARP, the sorted WARP rows (<= 64 products) and the hashed ones
+// diagonal (many): products 9-100 a row, across the PWARP and WARP levels, with and without duplicate products
 Csr warp_mix(int64_t n, Rng& r) {
   std::vector<std::vector<int64_t>> adj(n);
   for (int64_t i = 0; i < n; ++i) {
