@@ -541,44 +541,107 @@ class Staged : public ColumnBlockMethod<T> {
   int V_ = 1;
 };
 
-// Ours: batched-tile (see tile_kernel), both layouts, for dense-ish batches. Column blocks (multiples
-// of 4) from block_columns, counting the dense A_i tile and the B block; block threads = the 4 x 4
-// tiles of the largest matrix's block, rounded up to a warp, at most 256.
+// Ours: batched-tile (see tile_kernel), both layouts, on tensor cores (sm_80 and newer). Jobs of BM
+// rows: 16, 32 or 64 as the largest A_i has that many rows (larger A_i are cut into 64-row jobs),
+// fewer while the tile would not leave two blocks an SM. A block takes `per` consecutive column tiles
+// of its job (A scattered once for them).
+// $SPB_SPMM_TILE (development sweeps only) forces `per`.
 template <typename T>
-inline size_t tile_smem_bytes(const HostBatch<T>& h, int W) {
-  return size_t(std::max(h.max_k, 1)) * (tile_pad4(std::max(h.max_m, 1)) + tile_bpitch(W, h.layout == Layout::Row)) * sizeof(T);
+inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
+  const bool row = h.layout == Layout::Row;
+  int bm = h.max_m <= 16 ? 16 : h.max_m <= 32 ? 32 : 64;
+  while (bm > 16 && TileGeom<T>(bm, h.max_k, row).bytes > dev.budget_for(2)) bm /= 2;
+  return TileGeom<T>(bm, h.max_k, row).bytes + 512 <= dev.smem_optin ? bm : 0;  // 512: the kernel's static row offsets
 }
 
 template <typename T>
-class Tile : public ColumnBlockMethod<T> {
+class Tile : public KernelMethod<T> {
  public:
-  Tile() : ColumnBlockMethod<T>("batched-tile") {}
+  Tile() : KernelMethod<T>("batched-tile", "ours", DeviceBatch<T>::kCsr) {}
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
-    if (bytes(h, 4) > dev.budget_for(2)) return "the dense tile of the largest A_i and 4 columns of B_i do not fit the shared-memory budget";
+    if (dev.prop.major < 8) return "needs tensor cores that take TF32, FP64 and BF16 (compute capability 8.0 or newer)";
+    if (!tile_rows_for(h, dev))
+      return "16 dense rows of the A_i with the most columns (" + std::to_string(h.max_k) + ") and 3 chunks of B_i do not fit shared memory";
     return "";
   }
+  void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
+    KernelMethod<T>::setup(h, dev, s);
+    upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s);
+  }
+  void upload(cudaStream_t s) override {
+    KernelMethod<T>::upload(s);
+    upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s);
+  }
   void run(cudaStream_t s) override {
-    if (this->nothing_to_do()) return;
+    const HostBatch<T>& h = *this->h_;
+    if (grid_ == 0) return;
     const BatchView<T>& v = this->d_.v;
-    with_layout(this->h_->layout, [&](auto L) {
-      tile_kernel<T, decltype(L)::value><<<this->grid(), threads_, this->smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, this->W_,
-                                                                                    this->p_);
+    with_kernel([&](auto K) {
+      K<<<int(grid_), kTileThreads, smem_, s>>>(jobs_, apos_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_);
       CUDA_CHECK_LAUNCH();
     });
   }
 
  private:
-  static size_t bytes(const HostBatch<T>& h, int W) { return tile_smem_bytes(h, W); }
   void plan() override {
     const HostBatch<T>& h = *this->h_;
     const DeviceInfo& dev = *this->dev_;
-    this->blocks(block_columns(h.nb, h.batch, 4, [&](int W) { return bytes(h, W); }, dev, "SPB_SPMM_TILE"));
-    const int tiles = (tile_pad4(std::max(h.max_m, 1)) / 4) * (this->W_ / 4);
-    threads_ = std::min(256, std::max(32, (tiles + 31) / 32 * 32));
-    with_layout(h.layout, [&](auto L) { allow_smem(tile_kernel<T, decltype(L)::value>, this->smem_); });
-    this->info_n["block"] = threads_;
+    bm_ = tile_rows_for(h, dev);
+    const TileGeom<T> g(bm_, h.max_k, h.layout == Layout::Row);
+    int64_t njobs = 0;
+    for (int i = 0; i < h.batch; ++i) njobs += ceil_div(h.m[i], bm_);
+    jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
+    apos_h_ = Pinned<int>(size_t(std::max<int64_t>(h.total_nnz, 1)));
+    for (int i = 0, j = 0; i < h.batch; ++i)
+      for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
+        const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0);
+        jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, h.rp[row], h.rp[row + bm]};
+        for (int r = 0; r < bm; ++r)
+          for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = r * g.apitch + h.ci[q];
+      }
+    jobs_ = this->mem.template alloc<TileJob>(jobs_h_.n);
+    apos_ = this->mem.template alloc<int>(apos_h_.n);
+    smem_ = g.bytes;
+    nct_ = std::max(1, ceil_div(h.nb, g.BN));
+    int res = 1;
+    with_kernel([&](auto K) {
+      allow_smem(K, smem_);
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res, K, kTileThreads, smem_));
+    });
+    // Up to 4 column tiles a block (A's fill costs about what a column tile's B and C move, so 1 a block
+    // was 10-40 % slower; 16 lost 20 % to 4 on a 600-job grid), fewer while the grid is under one wave.
+    per_ = std::min(nct_, 4);
+    const int64_t wave = int64_t(std::max(res, 1)) * dev.sms;
+    while (per_ > 1 && njobs * ceil_div(nct_, per_) < wave) per_ = (per_ + 1) / 2;
+    if (const char* e = std::getenv("SPB_SPMM_TILE"))
+      if (std::atoi(e) >= 1) per_ = std::min(nct_, std::atoi(e));
+    grid_ = h.nb > 0 ? njobs * ceil_div(nct_, per_) : 0;
+    if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-tile: more blocks than one grid holds");
+    this->info_n["tile_rows"] = bm_;
+    this->info_n["tile_cols"] = g.BN;
+    this->info_n["jobs"] = double(njobs);
+    this->info_n["col_tiles_a_block"] = per_;
+    this->info_n["smem_bytes"] = double(smem_);
+    this->info_n["blocks_sm"] = res;
+    this->info_s["math"] = sizeof(T) == 4 ? "3xTF32 tensor cores" : sizeof(T) == 8 ? "FP64 tensor cores (DMMA)" : "16-bit tensor cores, f32 accumulation";
   }
-  int threads_ = 256;
+  // f(the kernel for the batch's layout and bm_).
+  template <typename F>
+  void with_kernel(F&& f) const {
+    with_layout(this->h_->layout, [&](auto L) {
+      constexpr Layout LL = decltype(L)::value;
+      if (bm_ == 16) f(tile_kernel<T, LL, 16>);
+      else if (bm_ == 32) f(tile_kernel<T, LL, 32>);
+      else f(tile_kernel<T, LL, 64>);
+    });
+  }
+  Pinned<TileJob> jobs_h_;
+  Pinned<int> apos_h_;  // where each nonzero goes in its job's dense tile
+  TileJob* jobs_ = nullptr;
+  int* apos_ = nullptr;
+  int bm_ = 16, nct_ = 1, per_ = 1;
+  int64_t grid_ = 0;
+  size_t smem_ = 0;
 };
 
 // Ours: batched-mma (see mma_kernel), both layouts, any dim, on tensor cores (sm_80 and newer). A as
@@ -683,13 +746,19 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   const std::string why = std::string(" (") + d + ")";
   // batched-mma: a row's nonzeros are one load each over 32 lanes instead of a serial walk, but every
   // 16-row strip re-reads its B slabs, so it pays on long rows and small nb (measured: docs/spmm-notes.md, "batched-mma").
+  // batched-tile: dense products, B_i and C_i streamed once; pays where A_i are dense enough and
+  // small (k <= 128: past it, its one block a job walks k serially). Thresholds from dev/spmm/tile-sweep.json.
+  const bool tile = tensor && h.max_k <= 128 && tile_rows_for(h, dev);
+  const bool half = sizeof(T) == 2;
+  if (h.layout == Layout::Col && tile && (half || density >= 0.25))
+    return {"batched-tile", std::string("column-major, k <= 128, ") + (half ? "16-bit" : "density >= 1/4") + ": dense A_i tiles x B_i streamed once, tensor cores" + why};
   if (h.layout == Layout::Col && tensor && row_len >= 32)
     return {"batched-mma", "column-major, rows of >= 32 nonzeros on average: bitmap slabs of A x B_i on tensor cores" + why};
-  if (h.layout == Layout::Col && density >= 0.25 && tile_smem_bytes(h, 4) <= dev.budget_for(2))
-    return {"batched-tile", "column-major, density >= 1/4 and the dense A_i tile fits shared memory: dense tile x staged B_i, 4x4 register tiles" + why};
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
   if (tensor && row_len >= 32 && density >= 0.375 && h.nb <= 16)
     return {"batched-mma", "row-major, rows of >= 32 nonzeros on average, density >= 3/8, nb <= 16: bitmap slabs of A x B_i on tensor cores" + why};
+  if (tile && h.nb >= 32 && density >= (half ? 0.25 : 0.375))
+    return {"batched-tile", std::string("row-major, k <= 128, nb >= 32, density >= ") + (half ? "1/4 (16-bit)" : "3/8") + ": dense A_i tiles x B_i streamed once, tensor cores" + why};
   // ELL, unless (f32) the rows in flight would read more B_i than half of L2 holds: csr-flat then widens
   // its rows (measured faster in f32; in f64 ELL stayed ahead: spmm-wide issue-f64, 2670 vs 3022 us).
   if (slots && slots <= 4 && !(sizeof(T) == 4 && b_overflows_l2(b_row_bytes(h), 32, dev)))
@@ -699,12 +768,13 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
-          {"2", "column-major, density of the A_i >= 1/4 (nonzeros / sum of m_i k_i) and the largest dense A_i fits shared memory", "batched-tile"},
+  return {{"1", "column-major, k <= 128 (largest A_i), 16-bit or density of the A_i >= 1/4 (nonzeros / sum of m_i k_i), tensor cores (sm_80+)", "batched-tile"},
+          {"2", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"3", "column-major B and C", "batched-col"},
           {"4", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"5", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-ell"},
-          {"6", "otherwise", "batched-csr-flat"}};
+          {"5", "k <= 128, nb >= 32, density >= 3/8 (16-bit: 1/4), tensor cores (sm_80+)", "batched-tile"},
+          {"6", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-ell"},
+          {"7", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>

@@ -1,121 +1,407 @@
-// Our dense-tile kernel (batched-tile) for dense-ish batches (nnz/row >= dim/4): a thread block per
-// (matrix, block of W columns). A_i is scattered from CSR into a dense k x m tile in shared memory
-// (k-major: As[c*mp + r]) and B_i[:, block] is staged next to it (Bs[c*Wp + j]); each thread then
-// computes 4 x 4 outputs with register accumulation: per column c of A_i, one 4-vector of A (4 rows)
-// and one 4-vector of B (4 columns) feed 16 FMAs, so shared-memory traffic per output is 1/8 of a
-// load per term, where the sparse kernels pay three loads (column, value, B) per nonzero. The dense
-// product does k terms per output instead of nnz/row, which pays once the density is >= 1/4.
-// Zeros added in column order leave every sum equal to the CSR one (same order, exact zeros).
-// Row-major C: adjacent threads own adjacent 4-column groups of a row band; column-major C: adjacent
-// 4-row groups of a column band, so the stores stay coalesced in either layout.
+// Our dense-tile kernel (batched-tile): a batched GEMM on the tensor cores, for dense-ish batches and
+// for small A_i with many columns of B (where the bytes of B and C, not the products, bound the time).
+//
+// A thread block owns a job, BM rows (16, 32 or 64) of one A_i, and a run of BN-column tiles of C_i.
+// It scatters its rows of A_i into a dense BM x k tile in shared memory once (nonzero positions made on
+// the host), then streams B_i through shared memory in 32-row chunks with cp.async, kTileStages - 1
+// chunks ahead of the one the tensor cores work on, so B_i is read once for all BM rows and C once,
+// where the sparse kernels re-read B_i from L1 for every nonzero. Four warps: each owns 16 rows and 32
+// columns of the block's tile (BN = 32 x 4 / (BM / 16)), as 4 m16n8 accumulator tiles of mma.sync with
+// fragments loaded straight from shared memory (wmma's loads and conversions cost ~4x the
+// instructions, measured: docs/spmm-notes.md "batched-tile").
+//   f32: 3xTF32 (a = hi + lo; hi*hi + hi*lo + lo*hi), error ~2^-21 relative, within the f32 tolerance;
+//   f64: DMMA (m8n8k4), exact products; f16, bf16: m16n8k16 with f32 accumulation.
+// C goes through shared memory (whole 16-byte vectors in either layout), f64's straight from the
+// accumulators (see tile_direct_c).
+// Dense products cost the same whatever A's density; the planner sends it the batches where that pays.
 #pragma once
+#include <cstdint>
+#include "../common/half_types.cuh"
 #include "common.cuh"
 #include "vec.cuh"
 
 namespace spb {
 
-// Rows and columns of the shared tiles, padded to the 4-wide register tile.
-__host__ __device__ __forceinline__ int tile_pad4(int x) { return (x + 3) & ~3; }
-// Pitch of the staged B block: W padded to 4, plus 4 when column-major (the staging stores of
-// consecutive rows then spread over 8 banks instead of one).
-__host__ __device__ __forceinline__ int tile_bpitch(int W, bool row) { return tile_pad4(W) + (row ? 0 : 4); }
-
-// Four consecutive values from shared memory as vector loads (one float4 or 8-byte 4 x 16-bit, or two
-// double2), widened to the accumulation type.
+constexpr int kTileWarps = 4, kTileThreads = 32 * kTileWarps;
+constexpr int kTileK = 32;  // rows of B_i a pipeline stage
+constexpr int kTileStages = 3;
+constexpr int kTileWN = 32;  // columns of C a warp: 4 tiles of 8 (64 measured 8-56 % slower on f32 and 16-bit)
+// f64 stores C straight from the accumulators (16 bytes a lane, whole sectors: 18 % faster than through
+// shared memory); f32 and 16-bit go through shared memory (16-bit pairs from the accumulators would be
+// half sectors; f32 measured faster through shared memory too).
 template <typename T>
-__device__ __forceinline__ VecT<acc_t<T>, 4> load4(const T* p) {
-  VecT<T, 4> v;
-  if (sizeof(T) <= 4) {
-    v = *reinterpret_cast<const VecT<T, 4>*>(p);
-  } else {
-    const VecT<T, 2> lo = *reinterpret_cast<const VecT<T, 2>*>(p), hi = *reinterpret_cast<const VecT<T, 2>*>(p + 2);
-    v.x[0] = lo.x[0]; v.x[1] = lo.x[1]; v.x[2] = hi.x[0]; v.x[3] = hi.x[1];
-  }
-  VecT<acc_t<T>, 4> w;
-#pragma unroll
-  for (int e = 0; e < 4; ++e) w.x[e] = widen(v.x[e]);
-  return w;
-}
+__host__ __device__ constexpr bool tile_direct_c() { return sizeof(T) == 8; }
 
-template <typename T, Layout L>
-__global__ void __launch_bounds__(256) tile_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off, const int* __restrict__ rp,
-                                                   const int* __restrict__ ci, const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C,
-                                                   int nb, int W, int p) {
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  const int mat = blockIdx.x / p, cb = blockIdx.x - mat * p;
-  const int j0 = cb * W, w = min(W, nb - j0);
-  const int r0 = __ldg(row_off + mat), m = __ldg(row_off + mat + 1) - r0;
-  const int c0 = __ldg(col_off + mat), k = __ldg(col_off + mat + 1) - c0;
-  if (w <= 0 || m == 0) return;  // uniform over the block: before any barrier
-  const int mp = tile_pad4(m), Wp = tile_bpitch(W, L == Layout::Row);
-  T* As = reinterpret_cast<T*>(smem_raw);  // k x mp
-  T* Bs = As + size_t(k) * mp;             // k x Wp
+// Shared-memory geometry of one launch (BM rows a job, A pitch from the largest k), in elements.
+// The pitches make every fragment load of a warp hit distinct banks (f32: A and column-major B pitches
+// = 4 mod 32 words, row-major B = 8 mod 32; f64 and 16-bit likewise per access width) and keep the
+// 16-byte alignment of the cp.async destinations.
+template <typename T>
+struct TileGeom {
+  static constexpr int apad = sizeof(T) == 2 ? 8 : 4;
+  static constexpr int brow_pad = sizeof(T) == 8 ? 4 : 8, bcol_pad = sizeof(T) == 2 ? 8 : 4;
+  int BN, apitch, bpitch, cpitch;
+  size_t b_off, c_off, stage, bytes;
+  __host__ __device__ TileGeom(int bm, int kmax, bool row) {
+    BN = kTileWN * kTileWarps / (bm / 16);
+    const int kp = ((kmax > 1 ? kmax : 1) + kTileK - 1) / kTileK * kTileK;
+    apitch = kp + apad;
+    bpitch = row ? BN + brow_pad : kTileK + bcol_pad;
+    cpitch = row ? BN + 8 : bm + 4;
+    stage = size_t(row ? kTileK : BN) * bpitch;
+    auto up = [](size_t b) { return (b + 127) / 128 * 128; };
+    b_off = up(size_t(bm) * apitch * sizeof(T));
+    c_off = b_off + up(kTileStages * stage * sizeof(T));
+    bytes = c_off + (tile_direct_c<T>() ? 0 : size_t(row ? bm : BN) * cpitch * sizeof(acc_t<T>));
+  }
+};
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+__device__ __forceinline__ void cp_async16(void* dst, const void* src) {
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src));
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+// One value type's tensor-core step on a 16 x 8 tile of C (c[0..1]: row g, columns 2t, 2t+1; c[2..3]:
+// row g + 8), g = lane / 4, t = lane % 4, K of A's columns at a time. load_a / load_b read a fragment
+// from shared memory (A row-major with pitch ap; B row-major (k rows) or column-major with pitch bp).
+template <typename T>
+struct TileMma;
+
+// f32: m16n8k8 TF32, 3 products. hi = x with the 13 low mantissa bits cleared (what the tensor core
+// reads of x), lo = x - hi (exact); the tensor core truncates lo in turn (error ~2^-21 of |x|).
+template <>
+struct TileMma<float> {
+  static constexpr int K = 8;
+  struct A { uint32_t hi[4], lo[4]; };
+  struct B { uint32_t hi[2], lo[2]; };
+  __device__ static void split(float x, uint32_t& h, uint32_t& l) {
+    const uint32_t u = __float_as_uint(x) & 0xffffe000u;
+    h = u;
+    l = __float_as_uint(x - __uint_as_float(u));
+  }
+  __device__ static void load_a(const float* As, int ap, int g, int t, A& a) {
+    split(As[g * ap + t], a.hi[0], a.lo[0]);
+    split(As[(g + 8) * ap + t], a.hi[1], a.lo[1]);
+    split(As[g * ap + t + 4], a.hi[2], a.lo[2]);
+    split(As[(g + 8) * ap + t + 4], a.hi[3], a.lo[3]);
+  }
+  template <bool ROW>
+  __device__ static void load_b(const float* Bs, int bp, int g, int t, B& b) {
+    split(ROW ? Bs[t * bp + g] : Bs[g * bp + t], b.hi[0], b.lo[0]);
+    split(ROW ? Bs[(t + 4) * bp + g] : Bs[g * bp + t + 4], b.hi[1], b.lo[1]);
+  }
+  __device__ static void one(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+  }
+  __device__ static void mma(float (&c)[4], const A& a, const B& b) {
+    one(c, a.lo, b.hi);  // small terms first
+    one(c, a.hi, b.lo);
+    one(c, a.hi, b.hi);
+  }
+};
+
+// f64: two m8n8k4 DMMA (rows g and g + 8).
+template <>
+struct TileMma<double> {
+  static constexpr int K = 4;
+  struct A { double x[2]; };
+  struct B { double x; };
+  __device__ static void load_a(const double* As, int ap, int g, int t, A& a) {
+    a.x[0] = As[g * ap + t];
+    a.x[1] = As[(g + 8) * ap + t];
+  }
+  template <bool ROW>
+  __device__ static void load_b(const double* Bs, int bp, int g, int t, B& b) { b.x = ROW ? Bs[t * bp + g] : Bs[g * bp + t]; }
+  __device__ static void mma(double (&c)[4], const A& a, const B& b) {
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n" : "+d"(c[0]), "+d"(c[1]) : "d"(a.x[0]), "d"(b.x));
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n" : "+d"(c[2]), "+d"(c[3]) : "d"(a.x[1]), "d"(b.x));
+  }
+};
+
+// f16 / bf16: m16n8k16, f32 accumulation; a register holds two values, the smaller k in the low half.
+template <typename H>
+struct TileMma16 {
+  static constexpr int K = 16;
+  struct A { uint32_t r[4]; };
+  struct B { uint32_t r[2]; };
+  __device__ static uint32_t pair(const H* p) { return *reinterpret_cast<const uint32_t*>(p); }
+  __device__ static uint32_t pack(H lo, H hi) {
+    return uint32_t(*reinterpret_cast<const uint16_t*>(&lo)) | (uint32_t(*reinterpret_cast<const uint16_t*>(&hi)) << 16);
+  }
+  __device__ static void load_a(const H* As, int ap, int g, int t, A& a) {
+    a.r[0] = pair(As + g * ap + 2 * t);
+    a.r[1] = pair(As + (g + 8) * ap + 2 * t);
+    a.r[2] = pair(As + g * ap + 2 * t + 8);
+    a.r[3] = pair(As + (g + 8) * ap + 2 * t + 8);
+  }
+  template <bool ROW>
+  __device__ static void load_b(const H* Bs, int bp, int g, int t, B& b) {
+    if (ROW) {
+      b.r[0] = pack(Bs[2 * t * bp + g], Bs[(2 * t + 1) * bp + g]);
+      b.r[1] = pack(Bs[(2 * t + 8) * bp + g], Bs[(2 * t + 9) * bp + g]);
+    } else {
+      b.r[0] = pair(Bs + g * bp + 2 * t);
+      b.r[1] = pair(Bs + g * bp + 2 * t + 8);
+    }
+  }
+  __device__ static void mma(float (&c)[4], const A& a, const B& b) {
+    if constexpr (std::is_same_v<H, __half>)
+      asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                   : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                   : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]));
+    else
+      asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                   : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                   : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]));
+  }
+};
+template <>
+struct TileMma<__half> : TileMma16<__half> {};
+template <>
+struct TileMma<__nv_bfloat16> : TileMma16<__nv_bfloat16> {};
+#endif
+
+// A job: rows r0 .. r0 + bm of matrix X (first row `row` of the batch), its nonzeros q0 .. q1.
+// Everything a block needs before its first loads, in one 32-byte read (the block's chain of
+// dependent global reads is part of what bounds small jobs).
+struct alignas(16) TileJob {
+  int row, c0, k, m;  // the job's first row (batch numbering), X's first column, X's k and m
+  int r0, bm, q0, q1;
+};
+
+// Grid: jobs x chunks (chunk fastest, so the blocks that share a job's A rows run together); a chunk
+// is `per` consecutive column tiles. apos[q]: where nonzero q goes in its job's dense tile
+// ((row - r0) * apitch + column), made on the host in setup.
+template <typename T, Layout L, int BM>
+__global__ void __launch_bounds__(kTileThreads) tile_kernel(const TileJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
+                                                            const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+  using Op = TileMma<T>;
+  using A_t = acc_t<T>;
+  constexpr bool row = L == Layout::Row;
+  constexpr int V = 16 / sizeof(T);  // values a 16-byte copy or store
+  constexpr int WN = kTileWN, NT = WN / 8;                   // a warp's columns, as n8 tiles
+  constexpr int WC = kTileWarps / (BM / 16), BN = WN * WC;   // warps across the tile's columns; its columns
+  constexpr bool direct = tile_direct_c<T>();
+  extern __shared__ __align__(128) unsigned char tile_smem[];
+  const TileGeom<T> g(BM, kmax, row);
+  T* As = reinterpret_cast<T*>(tile_smem);
+  T* Bs = reinterpret_cast<T*>(tile_smem + g.b_off);
+  A_t* Cs = reinterpret_cast<A_t*>(tile_smem + g.c_off);  // f32, 16-bit: the column tile's sums
+  const int ap = g.apitch, bp = g.bpitch, cp = g.cpitch;
+
+  const int nchunks = (nct + per - 1) / per;
+  const int jb = blockIdx.x / nchunks, chunk = blockIdx.x - jb * nchunks;
+  const TileJob job = jobs[jb];
+  const int m = job.m, r0 = job.r0, bm = job.bm, c0 = job.c0, k = job.k;
+  const int ct0 = chunk * per, ct1 = min(nct, ct0 + per);
+  if (ct0 >= ct1) return;  // uniform over the block: before any barrier
+  const int nk = max(1, (k + kTileK - 1) / kTileK);
   const T* Bi = B + int64_t(c0) * nb;
-  T* Ci = C + int64_t(r0) * nb;
-  for (int i = threadIdx.x; i < k * mp; i += blockDim.x) As[i] = T(0);
-  if (L == Layout::Row) {
-    for (int i = threadIdx.x; i < k * Wp; i += blockDim.x) {
-      const int r = i / Wp, j = i - r * Wp;
-      Bs[i] = j < w ? Bi[int64_t(r) * nb + j0 + j] : T(0);
-    }
-  } else {
-    for (int i = threadIdx.x; i < k * Wp; i += blockDim.x) {
-      const int j = i / k, r = i - j * k;
-      Bs[r * Wp + j] = j < w ? Bi[int64_t(j0 + j) * k + r] : T(0);
-    }
-  }
-  __syncthreads();  // A's zeros before its nonzeros
-  for (int r = threadIdx.x; r < m; r += blockDim.x) {
-    const int q1 = __ldg(rp + r0 + r + 1);
-    for (int q = __ldg(rp + r0 + r); q < q1; ++q) As[__ldg(ci + q) * mp + r] = __ldg(val + q);
-  }
-  __syncthreads();
-  const int TR = mp / 4, TC = tile_pad4(W) / 4;
-  // 4-wide stores where C's addresses allow: row-major when nb % 4 == 0 (j0 and 4-column groups are
-  // then aligned), column-major when m % 4 == 0 and C_i starts on a multiple of 4.
-  const bool vec = L == Layout::Row ? nb % 4 == 0 : (m % 4 == 0 && (int64_t(r0) * nb) % 4 == 0);
-  for (int t = threadIdx.x; t < TR * TC; t += blockDim.x) {
-    const int tr = L == Layout::Row ? t / TC : t % TR;
-    const int tc = L == Layout::Row ? t - tr * TC : t / TR;
-    acc_t<T> acc[4][4];
+  T* Ci = C + int64_t(job.row - r0) * nb;  // C_i: X's rows, in C's layout
+  // 16-byte copies where every address of the B_i chunk is a multiple of 16 bytes (cudaMalloc'd base).
+  const bool vecB = row ? nb % V == 0 : (k % V == 0 && (int64_t(c0) * nb) % V == 0);
+
+  // B chunk (column tile ct, rows kTileK * kc on) into stage st. Rows past k_i are zeros (they meet A's
+  // zero padding; garbage there could be NaN); columns past nb are left as they are (they only reach
+  // C's columns past nb, which are not stored).
+  auto issue = [&](int ct, int kc, T* st) {
+    const int j0 = ct * BN, wc = min(BN, nb - j0);
+    const int k0 = kc * kTileK, kr = min(kTileK, k - k0);
+    if (row) {
+      constexpr int per_row = BN / V;
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
-#pragma unroll
-      for (int j = 0; j < 4; ++j) acc[i][j] = acc_t<T>(0);
-    for (int c = 0; c < k; ++c) {
-      const VecT<acc_t<T>, 4> a = load4(As + c * mp + tr * 4);
-      const VecT<acc_t<T>, 4> b = load4(Bs + c * Wp + tc * 4);
-#pragma unroll
-      for (int i = 0; i < 4; ++i)
-#pragma unroll
-        for (int j = 0; j < 4; ++j) acc[i][j] += a.x[i] * b.x[j];
-    }
-    if (vec && tr * 4 + 3 < m && tc * 4 + 3 < w) {
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        VecT<T, 4> o;
-#pragma unroll
-        for (int f = 0; f < 4; ++f) o.x[f] = narrow<T>(L == Layout::Row ? acc[e][f] : acc[f][e]);
-        T* dst = L == Layout::Row ? Ci + int64_t(tr * 4 + e) * nb + j0 + tc * 4 : Ci + int64_t(j0 + tc * 4 + e) * m + tr * 4;
-        if (sizeof(T) <= 4) {
-          *reinterpret_cast<VecT<T, 4>*>(dst) = o;
-        } else {
-          VecT<T, 2> lo, hi;
-          lo.x[0] = o.x[0]; lo.x[1] = o.x[1]; hi.x[0] = o.x[2]; hi.x[1] = o.x[3];
-          *reinterpret_cast<VecT<T, 2>*>(dst) = lo;
-          *reinterpret_cast<VecT<T, 2>*>(dst + 2) = hi;
+      for (int i = 0; i < kTileK * per_row / kTileThreads; ++i) {
+        const int e = threadIdx.x + i * kTileThreads, r = e / per_row, j = (e % per_row) * V;
+        T* d = st + r * bp + j;
+        const T* src = Bi + int64_t(k0 + r) * nb + j0 + j;
+        if (r >= kr) *reinterpret_cast<VecT<T, V>*>(d) = VecT<T, V>{};
+        else if (j < wc) {
+          if (vecB) cp_async16(d, src);
+          else
+            for (int x = 0; x < V && j + x < wc; ++x) d[x] = src[x];
         }
+      }
+    } else {
+      constexpr int per_col = kTileK / V;
+#pragma unroll
+      for (int i = 0; i < BN * per_col / kTileThreads; ++i) {
+        const int e = threadIdx.x + i * kTileThreads, j = e / per_col, r = (e % per_col) * V;
+        if (j >= wc) continue;
+        T* d = st + j * bp + r;
+        const T* src = Bi + int64_t(j0 + j) * k + k0 + r;
+        if (vecB && r + V <= kr) cp_async16(d, src);
+        else
+#pragma unroll
+          for (int x = 0; x < V; ++x) d[x] = r + x < kr ? src[x] : T(0);
+      }
+    }
+  };
+  // Chunks in order: (ct0, 0), (ct0, 1), ..., (ct0 + 1, 0), ...; `ic`/`ik`: the next one to issue.
+  int ic = ct0, ik = 0, is = 0;
+  auto issue_next = [&]() {
+    if (ic < ct1) {
+      issue(ic, ik, Bs + size_t(is) * g.stage);
+      if (++ik == nk) { ik = 0; ++ic; }
+      is = is + 1 == kTileStages ? 0 : is + 1;
+    }
+    cp_async_commit();
+  };
+#pragma unroll
+  for (int s = 0; s < kTileStages - 1; ++s) issue_next();
+
+  // The job's rows of A, dense: the first nonzeros' loads go out before the tile is zeroed, so that
+  // their latency overlaps it and the barrier.
+  {
+    constexpr int PF = 4;
+    T v[PF];
+    int pos[PF];
+#pragma unroll
+    for (int i = 0; i < PF; ++i) {
+      const int q = job.q0 + threadIdx.x + i * kTileThreads;
+      if (q < job.q1) { v[i] = __ldg(val + q); pos[i] = __ldg(apos + q); }
+    }
+    const int n16 = BM * ap / V;
+    for (int e = threadIdx.x; e < n16; e += kTileThreads) reinterpret_cast<VecT<T, V>*>(As)[e] = VecT<T, V>{};
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < PF; ++i)
+      if (job.q0 + threadIdx.x + i * kTileThreads < job.q1) As[pos[i]] = v[i];
+    for (int q = job.q0 + threadIdx.x + PF * kTileThreads; q < job.q1; q += kTileThreads) As[__ldg(apos + q)] = __ldg(val + q);
+  }
+
+  const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, gq = lane >> 2, tq = lane & 3;
+  const int strip = warp / WC, cg = warp % WC;
+  A_t acc[NT][4];
+#pragma unroll
+  for (int j = 0; j < NT; ++j)
+#pragma unroll
+    for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
+  const T* Aw = As + (strip * 16) * ap;  // this warp's 16 rows
+  const bool vecC2 = nb % 2 == 0;        // direct, row-major: a lane's two columns are one aligned pair
+  const bool vecC = row ? nb % V == 0 : (m % V == 0 && (int64_t(job.row - r0) * nb) % V == 0);
+
+  int cs = 0;  // stage of the chunk in hand
+  for (int ct = ct0; ct < ct1; ++ct) {
+    const int j0 = ct * BN, wc = min(BN, nb - j0);
+    const int nt = min(NT, (wc - cg * WN + 7) / 8);  // this warp's n8 tiles with columns below nb (uniform)
+    const bool active = strip * 16 < bm && nt > 0;
+    for (int kc = 0; kc < nk; ++kc) {
+      cp_async_wait<kTileStages - 2>();  // the chunk in hand has landed (this thread's copies)
+      __syncthreads();                   // everyone's copies, and everyone is done with the previous chunk's stage
+      issue_next();
+      const T* st = Bs + size_t(cs) * g.stage;
+      cs = cs + 1 == kTileStages ? 0 : cs + 1;
+      const int k0 = kc * kTileK, kend = min(kTileK, max(k - k0, 0));
+      if (!active) continue;
+      const T* Ak = Aw + k0;
+      const T* Bw = row ? st + cg * WN : st + cg * WN * bp;
+#pragma unroll 2
+      for (int kk = 0; kk < kend; kk += Op::K) {
+        typename Op::A a;
+        Op::load_a(Ak + kk, ap, gq, tq, a);
+#pragma unroll
+        for (int j = 0; j < NT; ++j) {
+          if (j >= nt) break;
+          typename Op::B b;
+          Op::template load_b<row>(row ? Bw + kk * bp + j * 8 : Bw + j * 8 * bp + kk, bp, gq, tq, b);
+          Op::mma(acc[j], a, b);
+        }
+      }
+    }
+    // The column tile is done.
+    if (direct) {
+      // C straight from the accumulators: a lane holds two adjacent columns of rows g and g + 8; a
+      // warp's store covers 64 bytes of a row (row-major) or 8 consecutive rows of a column.
+      if (!active) continue;
+#pragma unroll
+      for (int j = 0; j < NT; ++j) {
+        if (j >= nt) break;
+        const int c = cg * WN + j * 8 + 2 * tq;  // column within the tile
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = strip * 16 + gq + 8 * h;
+          if (r >= bm || c >= wc) continue;
+          const T v0 = narrow<T>(acc[j][2 * h]), v1 = narrow<T>(acc[j][2 * h + 1]);
+          if (row) {
+            T* dst = Ci + int64_t(r0 + r) * nb + j0 + c;
+            if (vecC2 && c + 1 < wc) {
+              VecT<T, 2> o;
+              o.x[0] = v0;
+              o.x[1] = v1;
+              *reinterpret_cast<VecT<T, 2>*>(dst) = o;
+            } else {
+              dst[0] = v0;
+              if (c + 1 < wc) dst[1] = v1;
+            }
+          } else {
+            T* dst = Ci + int64_t(j0 + c) * m + r0 + r;
+            dst[0] = v0;
+            if (c + 1 < wc) dst[m] = v1;
+          }
+        }
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
       }
       continue;
     }
+    // Through shared memory, then whole 16-byte vectors of C (the next column tile's first barrier
+    // comes before anyone writes Cs again).
+    if (active) {
 #pragma unroll
-    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < NT; ++j) {
+        const int r = strip * 16 + gq, c = cg * WN + j * 8 + 2 * tq;
 #pragma unroll
-      for (int j = 0; j < 4; ++j) {
-        const int r = tr * 4 + i, jj = tc * 4 + j;
-        if (r < m && jj < w) Ci[L == Layout::Row ? int64_t(r) * nb + j0 + jj : int64_t(j0 + jj) * m + r] = narrow<T>(acc[i][j]);
+        for (int e = 0; e < 4; ++e) {
+          const int rr = r + (e >> 1) * 8, cc = c + (e & 1);
+          Cs[row ? rr * cp + cc : cc * cp + rr] = acc[j][e];
+          acc[j][e] = A_t(0);
+        }
       }
+    }
+    __syncthreads();
+    if (row) {
+      constexpr int per_row = BN / V;
+      for (int e = threadIdx.x; e < BM * per_row; e += kTileThreads) {
+        const int r = e / per_row, j = (e % per_row) * V;
+        if (r >= bm || j >= wc) continue;
+        const A_t* src = Cs + r * cp + j;
+        T* dst = Ci + int64_t(r0 + r) * nb + j0 + j;
+        if (vecC) {
+          VecT<T, V> o;
+#pragma unroll
+          for (int x = 0; x < V; ++x) o.x[x] = narrow<T>(src[x]);
+          *reinterpret_cast<VecT<T, V>*>(dst) = o;
+        } else {
+          for (int x = 0; x < V && j + x < wc; ++x) dst[x] = narrow<T>(src[x]);
+        }
+      }
+    } else {
+      constexpr int per_col = (BM + V - 1) / V;
+      for (int e = threadIdx.x; e < BN * per_col; e += kTileThreads) {
+        const int j = e / per_col, r = (e % per_col) * V;
+        if (j >= wc || r >= bm) continue;
+        const A_t* src = Cs + j * cp + r;
+        T* dst = Ci + int64_t(j0 + j) * m + r0 + r;
+        if (vecC) {  // m % V == 0, so bm and r0 are too
+          VecT<T, V> o;
+#pragma unroll
+          for (int x = 0; x < V; ++x) o.x[x] = narrow<T>(src[x]);
+          *reinterpret_cast<VecT<T, V>*>(dst) = o;
+        } else {
+          for (int x = 0; x < V && r + x < bm; ++x) dst[x] = narrow<T>(src[x]);
+        }
+      }
+    }
   }
+  cp_async_wait<0>();  // no copy outlives the block
+#endif
 }
 
 }  // namespace spb

@@ -1,4 +1,5 @@
-// Host emulation of batched-col (col_kernel), batched-staged (staged_kernel) and batched-tile (tile_kernel) against a float64
+// Host emulation of batched-col (col_kernel) and batched-staged (staged_kernel) against a float64
+// (batched-tile runs on the tensor cores, which have no host emulation: the GPU tests check it)
 // reference, on mixed batches with empty rows, nnz-0 matrices, rectangular matrices, dim 1, nb not a
 // power of two, outputs poisoned with NaN; every slot count / columns-per-thread / grid.y and column
 // block W / vector width; f32, f64 and the CPU backend's portable f16 / bf16 (cuda/cpu/half16.hpp: 8-wide
@@ -11,7 +12,6 @@
 #include <random>
 #include "../../spmm/col.cuh"
 #include "../../spmm/staged.cuh"
-#include "../../spmm/tile.cuh"
 #include "../../cpu/half16.hpp"
 using namespace spb;
 using spb::cpu::BF16;
@@ -123,18 +123,6 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
       check(w);
       ++ncfg;
     }
-  }
-  // dense tile, both layouts: W multiple of 4, W > nb included (padded columns)
-  for (int W : {4, 8, 12, 64, tile_pad4(nb)}) {
-    const int p = (nb + W - 1) / W;
-    std::fill(C.begin(), C.end(), T(NAN));
-    emu_launch(dim3(batch * p), dim3(64), true, [&] {
-      if (row) tile_kernel<T, Layout::Row>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
-      else tile_kernel<T, Layout::Col>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
-    });
-    char w[64]; std::snprintf(w, sizeof w, "tile %s W=%d", row ? "row" : "col", W);
-    check(w);
-    ++ncfg;
   }
   return bad;
 }
