@@ -746,35 +746,43 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   const std::string why = std::string(" (") + d + ")";
   // batched-mma: a row's nonzeros are one load each over 32 lanes instead of a serial walk, but every
   // 16-row strip re-reads its B slabs, so it pays on long rows and small nb (measured: docs/spmm-notes.md, "batched-mma").
-  // batched-tile: dense products, B_i and C_i streamed once; pays where A_i are dense enough and
-  // small (k <= 128: past it, its one block a job walks k serially). Thresholds from dev/spmm/tile-sweep.json.
+  // batched-tile: dense products, B_i and C_i streamed once; pays where the A_i are dense enough and
+  // small (k <= 128: past it, its one block a job walks k serially), and where enough columns or long
+  // rows cover its per-block fill (measured: dev/spmm/tile-sweep.json, docs/spmm-notes.md "batched-tile").
   const bool tile = tensor && h.max_k <= 128 && tile_rows_for(h, dev);
   const bool half = sizeof(T) == 2;
-  if (h.layout == Layout::Col && tile && (half || density >= 0.25))
-    return {"batched-tile", std::string("column-major, k <= 128, ") + (half ? "16-bit" : "density >= 1/4") + ": dense A_i tiles x B_i streamed once, tensor cores" + why};
+  if (h.layout == Layout::Col && tile && (h.nb >= 32 ? half || density >= 0.125 : half || density >= 0.5))
+    return {"batched-tile", std::string("column-major, k <= 128, ") + (half ? "16-bit" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/2") +
+                                ": dense A_i tiles x B_i streamed once, tensor cores" + why};
   if (h.layout == Layout::Col && tensor && row_len >= 32)
     return {"batched-mma", "column-major, rows of >= 32 nonzeros on average: bitmap slabs of A x B_i on tensor cores" + why};
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
+  if (tile && h.max_m > 16 && density >= (half ? 0.25 : 0.375) && (h.nb >= 32 || row_len >= 32))
+    return {"batched-tile", std::string("row-major, k <= 128, m > 16, density >= ") + (half ? "1/4 (16-bit)" : "3/8") +
+                                ", nb >= 32 or rows of >= 32: dense A_i tiles x B_i streamed once, tensor cores" + why};
   if (tensor && row_len >= 32 && density >= 0.375 && h.nb <= 16)
     return {"batched-mma", "row-major, rows of >= 32 nonzeros on average, density >= 3/8, nb <= 16: bitmap slabs of A x B_i on tensor cores" + why};
-  if (tile && h.nb >= 32 && density >= (half ? 0.25 : 0.375))
-    return {"batched-tile", std::string("row-major, k <= 128, nb >= 32, density >= ") + (half ? "1/4 (16-bit)" : "3/8") + ": dense A_i tiles x B_i streamed once, tensor cores" + why};
-  // ELL, unless (f32) the rows in flight would read more B_i than half of L2 holds: csr-flat then widens
-  // its rows (measured faster in f32; in f64 ELL stayed ahead: spmm-wide issue-f64, 2670 vs 3022 us).
-  if (slots && slots <= 4 && !(sizeof(T) == 4 && b_overflows_l2(b_row_bytes(h), 32, dev)))
+  // Where the B_i of the rows in flight (32 lanes a row) pass half of L2, a B_i is evicted before its
+  // rows have read it: f64 then streams B_i once through batched-tile (spmm-wide issue-f64: 1976 vs
+  // ELL's 2654 us; a 512-column instance tied), f32 widens csr-flat's rows (measured faster than ELL).
+  const bool l2 = b_overflows_l2(b_row_bytes(h), 32, dev);
+  if (l2 && tile && sizeof(T) == 8)
+    return {"batched-tile", "row-major, f64, k <= 128, the B_i of the rows in flight pass half of L2: B_i streamed once" + why};
+  if (slots && slots <= 4 && !(sizeof(T) == 4 && l2))
     return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
   return {"batched-csr-flat", "row-major, rows longer than 4 (or B_i in flight past half of L2): CSR, block-diagonal indexing" + why};
 }
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "column-major, k <= 128 (largest A_i), 16-bit or density of the A_i >= 1/4 (nonzeros / sum of m_i k_i), tensor cores (sm_80+)", "batched-tile"},
+  return {{"1", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/2 below", "batched-tile"},
           {"2", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"3", "column-major B and C", "batched-col"},
-          {"4", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"5", "k <= 128, nb >= 32, density >= 3/8 (16-bit: 1/4), tensor cores (sm_80+)", "batched-tile"},
-          {"6", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-ell"},
-          {"7", "otherwise", "batched-csr-flat"}};
+          {"4", "k <= 128, m > 16, density >= 3/8 (16-bit: 1/4), nb >= 32 or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
+          {"5", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
+          {"6", "f64, k <= 128, and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-tile"},
+          {"7", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
+          {"8", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>
