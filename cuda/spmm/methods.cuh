@@ -748,7 +748,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // 16-row strip re-reads its B slabs, so it pays on long rows and small nb (measured: docs/spmm-notes.md, "batched-mma").
   // batched-tile: dense products, B_i and C_i streamed once; pays where the A_i are dense enough and
   // small (k <= 128: past it, its one block a job walks k serially), and where enough columns or long
-  // rows cover its per-block fill (measured: dev/spmm/tile-sweep.json, docs/spmm-notes.md "batched-tile").
+  // rows cover its per-block fill (measured on a development sweep: docs/spmm-notes.md "batched-tile").
   const bool tile = tensor && h.max_k <= 128 && tile_rows_for(h, dev);
   const bool half = sizeof(T) == 2;
   if (h.layout == Layout::Col && tile && (h.nb >= 32 ? half || density >= 0.125 : half || density >= 0.5))
