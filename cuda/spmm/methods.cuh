@@ -4,7 +4,7 @@
 //   batched-coo, batched-csr                          : the paper's Batched SpMM, one launch per batch
 //   batched-csr-vec, batched-csr-vec-persist, batched-csr-flat, batched-ell : ours (registers + vector loads, see vec.cuh)
 //   batched-col (column-major, col.cuh), batched-staged (B_i staged in shared memory, staged.cuh),
-//   batched-tile (dense A_i tile x staged B_i, 4x4 register tiles, tile.cuh), auto (the planner's pick)   : ours
+//   batched-tile (dense A_i tiles x B_i streamed, tensor cores, tile.cuh), auto (the planner's pick)   : ours
 #pragma once
 #include <cstdio>
 #include <cstdlib>
@@ -451,7 +451,7 @@ class ColMajor : public KernelMethod<T> {
   T* ev_ = nullptr;
 };
 
-// Column blocks of the block-per-(matrix, W columns) kernels (batched-staged, batched-tile): W a
+// Column blocks of the block-per-(matrix, W columns) kernels (batched-staged): W a
 // multiple of `step`, all of nb when bytes(W) fits 48 KB (the two-blocks-per-SM budget when even
 // `step` columns need more), halved while the grid has fewer than 4 blocks per SM, then made even.
 // $env (development sweeps only) forces W; the values used go to info.
@@ -551,7 +551,7 @@ inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
   const bool row = h.layout == Layout::Row;
   int bm = h.max_m <= 16 ? 16 : h.max_m <= 32 ? 32 : 64;
   while (bm > 16 && TileGeom<T>(bm, h.max_k, row).bytes > dev.budget_for(2)) bm /= 2;
-  return TileGeom<T>(bm, h.max_k, row).bytes + 512 <= dev.smem_optin ? bm : 0;  // 512: the kernel's static row offsets
+  return TileGeom<T>(bm, h.max_k, row).bytes + 512 <= dev.smem_optin ? bm : 0;  // 512 bytes to spare below the opt-in limit
 }
 
 template <typename T>

@@ -16,6 +16,7 @@
 // Dense products cost the same whatever A's density; the planner sends it the batches where that pays.
 #pragma once
 #include <cstdint>
+#include <type_traits>
 #include "../common/half_types.cuh"
 #include "common.cuh"
 #include "vec.cuh"
