@@ -451,7 +451,7 @@ class ColMajor : public KernelMethod<T> {
   T* ev_ = nullptr;
 };
 
-// Column blocks of the block-per-(matrix, W columns) kernels (batched-staged): W a
+// Column blocks of batched-staged (a thread block per (matrix, W columns)): W a
 // multiple of `step`, all of nb when bytes(W) fits 48 KB (the two-blocks-per-SM budget when even
 // `step` columns need more), halved while the grid has fewer than 4 blocks per SM, then made even.
 // $env (development sweeps only) forces W; the values used go to info.
@@ -479,43 +479,25 @@ inline BlockCols block_columns(int nb, int batch, int step, F bytes, const Devic
   return b;
 }
 
-// A kernel with a thread block per (matrix, column block): launches over batch x p blocks of
-// smem_ bytes; `blocks()` records the plan (and says it in info). Nothing to launch on empty batches.
+// Ours: batched-staged (see staged_kernel), both layouts: a thread block per (matrix, column block),
+// column blocks from block_columns (recorded in info). Nothing to launch on empty batches.
 template <typename T>
-class ColumnBlockMethod : public KernelMethod<T> {
+class Staged : public KernelMethod<T> {
  public:
-  explicit ColumnBlockMethod(std::string name) : KernelMethod<T>(std::move(name), "ours", DeviceBatch<T>::kCsr) {}
-
- protected:
-  bool nothing_to_do() const { return this->h_->batch == 0 || this->h_->max_m == 0; }
-  int grid() const { return this->h_->batch * p_; }
-  void blocks(const BlockCols& b) {
-    W_ = b.W; p_ = b.p; smem_ = b.smem;
-    this->info_n["block_cols"] = W_;
-    this->info_n["col_blocks"] = p_;
-    this->info_n["smem_bytes"] = double(smem_);
-  }
-  int W_ = 1, p_ = 1;
-  size_t smem_ = 0;
-};
-
-// Ours: batched-staged (see staged_kernel), both layouts; column blocks from block_columns.
-template <typename T>
-class Staged : public ColumnBlockMethod<T> {
- public:
-  Staged() : ColumnBlockMethod<T>("batched-staged") {}
+  Staged() : KernelMethod<T>("batched-staged", "ours", DeviceBatch<T>::kCsr) {}
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
     if (size_t(h.max_k) * 2 * sizeof(T) > dev.budget_for(2)) return "two columns of the largest B_i do not fit the shared-memory budget";
     return "";
   }
   void run(cudaStream_t s) override {
-    if (this->nothing_to_do()) return;
+    const HostBatch<T>& h = *this->h_;
+    if (h.batch == 0 || h.max_m == 0) return;
     const BatchView<T>& v = this->d_.v;
-    with_layout(this->h_->layout, [&](auto L) {
+    with_layout(h.layout, [&](auto L) {
       constexpr Layout LL = decltype(L)::value;
       constexpr int VM = LL == Layout::Row ? int(16 / sizeof(T)) : 1;
       auto kernel = V_ == 1 ? staged_kernel<T, LL, 1> : staged_kernel<T, LL, VM>;
-      kernel<<<this->grid(), 256, this->smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, this->W_, this->p_);
+      kernel<<<h.batch * p_, 256, smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, W_, p_);
       CUDA_CHECK_LAUNCH();
     });
   }
@@ -529,16 +511,21 @@ class Staged : public ColumnBlockMethod<T> {
     V_ = row && h.nb % vmax == 0 ? vmax : 1;
     auto bytes = [&](int W) { return size_t(std::max(h.max_k, 1)) * staged_pitch(W, row) * sizeof(T); };
     if (bytes(V_) > dev.budget_for(2)) V_ = 1;
-    this->blocks(block_columns(h.nb, h.batch, V_, bytes, dev, "SPB_SPMM_STAGED"));
+    const BlockCols b = block_columns(h.nb, h.batch, V_, bytes, dev, "SPB_SPMM_STAGED");
+    W_ = b.W; p_ = b.p; smem_ = b.smem;
+    this->info_n["block_cols"] = W_;
+    this->info_n["col_blocks"] = p_;
+    this->info_n["smem_bytes"] = double(smem_);
     with_layout(h.layout, [&](auto L) {
       constexpr Layout LL = decltype(L)::value;
       constexpr int VM = LL == Layout::Row ? int(16 / sizeof(T)) : 1;
-      allow_smem(staged_kernel<T, LL, 1>, this->smem_);
-      allow_smem(staged_kernel<T, LL, VM>, this->smem_);
+      allow_smem(staged_kernel<T, LL, 1>, smem_);
+      allow_smem(staged_kernel<T, LL, VM>, smem_);
     });
     this->info_n["vec_width"] = V_;
   }
-  int V_ = 1;
+  int V_ = 1, W_ = 1, p_ = 1;
+  size_t smem_ = 0;
 };
 
 // Ours: batched-tile (see tile_kernel), both layouts, on tensor cores (sm_80 and newer). Jobs of BM
