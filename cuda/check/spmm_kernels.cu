@@ -15,9 +15,9 @@ namespace spb {
   template __global__ void csr_vec_kernel<T, L, 1>(BatchView<T>, int, unsigned);         \
   template __global__ void tf_sparse_dense_kernel<T, L>(BatchView<T>, int);               \
   template __global__ void staged_kernel<T, L, 1>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int); \
-  template __global__ void tile_kernel<T, L, 16>(const TileJob*, const int*, const T*, const T*, T*, int, int, int, int); \
-  template __global__ void tile_kernel<T, L, 32>(const TileJob*, const int*, const T*, const T*, T*, int, int, int, int); \
-  template __global__ void tile_kernel<T, L, 64>(const TileJob*, const int*, const T*, const T*, T*, int, int, int, int);
+  template __global__ void tile_kernel<T, L, 16>(const TileJob*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
+  template __global__ void tile_kernel<T, L, 32>(const TileJob*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
+  template __global__ void tile_kernel<T, L, 64>(const TileJob*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int, int);
 #define SPB_COL(T, K)                                                                                                             \
   template __global__ void col_kernel<T, K, 1>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
   template __global__ void col_kernel<T, K, 2>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \

@@ -529,16 +529,32 @@ class Staged : public KernelMethod<T> {
 };
 
 // Ours: batched-tile (see tile_kernel), both layouts, on tensor cores (sm_80 and newer). Jobs of BM
-// rows: 16, 32 or 64 as the largest A_i has that many rows (larger A_i are cut into 64-row jobs),
-// fewer while the tile would not leave two blocks an SM. A block takes `per` consecutive column tiles
-// of its job (A scattered once for them).
-// $SPB_SPMM_TILE (development sweeps only) forces `per`.
+// rows: 16, 32 or 64 as the largest A_i has that many rows (larger A_i are cut into 64-row jobs; 32
+// where that idles fewer warps), fewer while the tile would not leave two blocks an SM. A_i wider than
+// kTilePanel columns are filled a panel at a time, their nonzeros grouped by panel in setup (asrc,
+// qoff). A block takes `per` consecutive column tiles of its job (A scattered once for them).
+// $SPB_SPMM_TILE and $SPB_SPMM_TILE_BM (development sweeps only) force `per` and BM.
 template <typename T>
 inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
   const bool row = h.layout == Layout::Row;
   int bm = h.max_m <= 16 ? 16 : h.max_m <= 32 ? 32 : 64;
+  // 32 where it pads the jobs' rows to fewer 16-row strips than 64 (m = 96: 64 + 32, a quarter of the
+  // warps idle; measured 15-25 % faster with 32): idle strips cost what working ones do.
+  if (bm == 64) {
+    int64_t pad64 = 0, pad32 = 0;
+    for (int i = 0; i < h.batch; ++i) pad64 += int64_t(ceil_div(h.m[i], 64)) * 64, pad32 += int64_t(ceil_div(h.m[i], 32)) * 32;
+    if (pad32 < pad64) bm = 32;
+  }
   while (bm > 16 && TileGeom<T>(bm, h.max_k, row).bytes > dev.budget_for(2)) bm /= 2;
   return TileGeom<T>(bm, h.max_k, row).bytes + 512 <= dev.smem_optin ? bm : 0;  // 512 bytes to spare below the opt-in limit
+}
+
+// Blocks of batched-tile with one column tile a block (jobs x column tiles).
+template <typename T>
+inline int64_t tile_blocks(const HostBatch<T>& h, int bm) {
+  int64_t jobs = 0;
+  for (int i = 0; i < h.batch; ++i) jobs += ceil_div(h.m[i], bm);
+  return jobs * std::max(1, ceil_div(h.nb, TileGeom<T>(bm, h.max_k, h.layout == Layout::Row).BN));
 }
 
 template <typename T>
@@ -553,18 +569,18 @@ class Tile : public KernelMethod<T> {
   }
   void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
     KernelMethod<T>::setup(h, dev, s);
-    upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s);
+    upload_tables(s);
   }
   void upload(cudaStream_t s) override {
     KernelMethod<T>::upload(s);
-    upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s);
+    upload_tables(s);
   }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
     if (grid_ == 0) return;
     const BatchView<T>& v = this->d_.v;
     with_kernel([&](auto K) {
-      K<<<int(grid_), kTileThreads, smem_, s>>>(jobs_, apos_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_);
+      K<<<int(grid_), kTileThreads, smem_, s>>>(jobs_, apos_, asrc_, qoff_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_);
       CUDA_CHECK_LAUNCH();
     });
   }
@@ -574,20 +590,52 @@ class Tile : public KernelMethod<T> {
     const HostBatch<T>& h = *this->h_;
     const DeviceInfo& dev = *this->dev_;
     bm_ = tile_rows_for(h, dev);
+    if (const char* e = std::getenv("SPB_SPMM_TILE_BM")) {  // development sweeps: force the job height
+      const int b = std::atoi(e);
+      if ((b == 16 || b == 32 || b == 64) && TileGeom<T>(b, h.max_k, h.layout == Layout::Row).bytes + 512 <= dev.smem_optin) bm_ = b;
+    }
     const TileGeom<T> g(bm_, h.max_k, h.layout == Layout::Row);
-    int64_t njobs = 0;
-    for (int i = 0; i < h.batch; ++i) njobs += ceil_div(h.m[i], bm_);
+    int64_t njobs = 0, npanel = 0;  // panel ends of the jobs wider than a panel
+    for (int i = 0; i < h.batch; ++i) {
+      njobs += ceil_div(h.m[i], bm_);
+      if (h.k[i] > kTilePanel) npanel += int64_t(ceil_div(h.m[i], bm_)) * ceil_div(h.k[i], kTilePanel);
+    }
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     apos_h_ = Pinned<int>(size_t(std::max<int64_t>(h.total_nnz, 1)));
-    for (int i = 0, j = 0; i < h.batch; ++i)
+    asrc_h_ = Pinned<int>(npanel ? size_t(std::max<int64_t>(h.total_nnz, 1)) : 0);
+    qoff_h_ = Pinned<int>(size_t(npanel));
+    std::vector<int> cursor;
+    for (int i = 0, j = 0, pq = 0; i < h.batch; ++i)
       for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
-        const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0);
-        jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, h.rp[row], h.rp[row + bm]};
+        const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0), q0 = h.rp[row], q1 = h.rp[row + bm];
+        const int np = h.k[i] > kTilePanel ? ceil_div(h.k[i], kTilePanel) : 0;
+        jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, q0, q1, np ? pq : -1};
+        if (!np) {  // CSR order
+          for (int r = 0; r < bm; ++r)
+            for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = r * g.apitch + h.ci[q];
+          continue;
+        }
+        // Grouped by panel (a counting sort; within a panel, CSR order).
+        cursor.assign(size_t(np), 0);
+        for (int q = q0; q < q1; ++q) ++cursor[size_t(h.ci[q] / kTilePanel)];
+        for (int p = 0, at = q0; p < np; ++p) {
+          const int n = cursor[size_t(p)];
+          cursor[size_t(p)] = at;
+          at += n;
+          qoff_h_[size_t(pq + p)] = at;
+        }
         for (int r = 0; r < bm; ++r)
-          for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = r * g.apitch + h.ci[q];
+          for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) {
+            const int p = h.ci[q] / kTilePanel, at = cursor[size_t(p)]++;
+            asrc_h_[size_t(at)] = q;
+            apos_h_[size_t(at)] = r * g.apitch + h.ci[q] - p * kTilePanel;
+          }
+        pq += np;
       }
     jobs_ = this->mem.template alloc<TileJob>(jobs_h_.n);
     apos_ = this->mem.template alloc<int>(apos_h_.n);
+    asrc_ = asrc_h_.n ? this->mem.template alloc<int>(asrc_h_.n) : nullptr;
+    qoff_ = qoff_h_.n ? this->mem.template alloc<int>(qoff_h_.n) : nullptr;
     smem_ = g.bytes;
     nct_ = std::max(1, ceil_div(h.nb, g.BN));
     int res = 1;
@@ -605,6 +653,7 @@ class Tile : public KernelMethod<T> {
     grid_ = h.nb > 0 ? njobs * ceil_div(nct_, per_) : 0;
     if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-tile: more blocks than one grid holds");
     this->info_n["tile_rows"] = bm_;
+    this->info_n["a_panels"] = ceil_div(std::max(h.max_k, 1), kTilePanel);
     this->info_n["tile_cols"] = g.BN;
     this->info_n["jobs"] = double(njobs);
     this->info_n["col_tiles_a_block"] = per_;
@@ -622,10 +671,14 @@ class Tile : public KernelMethod<T> {
       else f(tile_kernel<T, LL, 64>);
     });
   }
+  void upload_tables(cudaStream_t s) {
+    upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s);
+    if (asrc_) { upload_pinned(asrc_, asrc_h_, s); upload_pinned(qoff_, qoff_h_, s); }
+  }
   Pinned<TileJob> jobs_h_;
-  Pinned<int> apos_h_;  // where each nonzero goes in its job's dense tile
+  Pinned<int> apos_h_, asrc_h_, qoff_h_;  // tile order: where each nonzero goes, its index in val, panel ends
   TileJob* jobs_ = nullptr;
-  int* apos_ = nullptr;
+  int *apos_ = nullptr, *asrc_ = nullptr, *qoff_ = nullptr;
   int bm_ = 16, nct_ = 1, per_ = 1;
   int64_t grid_ = 0;
   size_t smem_ = 0;
@@ -736,17 +789,26 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // batched-tile: dense products, B_i and C_i streamed once; pays where the A_i are dense enough and
   // small (k <= 128: past it, its one block a job walks k serially), and where enough columns or long
   // rows cover its per-block fill (measured on a development sweep: docs/spmm-notes.md "batched-tile").
-  const bool tile = tensor && h.max_k <= 128 && tile_rows_for(h, dev);
+  // Wider A_i (k > 128) go a panel at a time: that paid column-major (where our sparse kernels stride
+  // through B_i) and row-major dense-ish with many columns, with two blocks an SM or more (fewer leave
+  // SMs idle while each walks k).
+  const int tile_bm = tensor ? tile_rows_for(h, dev) : 0;
+  const bool tile = tile_bm && h.max_k <= kTilePanel;
+  const bool panels = tile_bm && !tile && tile_blocks(h, tile_bm) >= 2 * int64_t(dev.sms);
   const bool half = sizeof(T) == 2;
-  if (h.layout == Layout::Col && tile && (h.nb >= 32 ? half || density >= 0.125 : half || density >= 0.5))
-    return {"batched-tile", std::string("column-major, k <= 128, ") + (half ? "16-bit" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/2") +
+  if (h.layout == Layout::Col && tile && (h.nb >= 32 ? half || density >= 0.125 : half || density >= 0.25))
+    return {"batched-tile", std::string("column-major, k <= 128, ") + (half ? "16-bit" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/4") +
                                 ": dense A_i tiles x B_i streamed once, tensor cores" + why};
+  if (h.layout == Layout::Col && panels && h.nb >= 32 && density >= 0.125)
+    return {"batched-tile", "column-major, k > 128, nb >= 32, density >= 1/8, two blocks an SM or more: dense A_i panels x B_i streamed once, tensor cores" + why};
   if (h.layout == Layout::Col && tensor && row_len >= 32)
     return {"batched-mma", "column-major, rows of >= 32 nonzeros on average: bitmap slabs of A x B_i on tensor cores" + why};
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
   if (tile && h.max_m > 16 && density >= (half ? 0.25 : 0.375) && (h.nb >= 32 || row_len >= 32))
     return {"batched-tile", std::string("row-major, k <= 128, m > 16, density >= ") + (half ? "1/4 (16-bit)" : "3/8") +
                                 ", nb >= 32 or rows of >= 32: dense A_i tiles x B_i streamed once, tensor cores" + why};
+  if (panels && density >= 0.375 && h.nb >= 96)
+    return {"batched-tile", "row-major, k > 128, density >= 3/8, nb >= 96, two blocks an SM or more: dense A_i panels x B_i streamed once, tensor cores" + why};
   if (tensor && row_len >= 32 && density >= 0.375 && h.nb <= 16)
     return {"batched-mma", "row-major, rows of >= 32 nonzeros on average, density >= 3/8, nb <= 16: bitmap slabs of A x B_i on tensor cores" + why};
   // Where the B_i of the rows in flight (32 lanes a row) pass half of L2, a B_i is evicted before its
@@ -762,14 +824,16 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/2 below", "batched-tile"},
-          {"2", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
-          {"3", "column-major B and C", "batched-col"},
-          {"4", "k <= 128, m > 16, density >= 3/8 (16-bit: 1/4), nb >= 32 or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
-          {"5", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"6", "f64, k <= 128, and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-tile"},
-          {"7", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
-          {"8", "otherwise", "batched-csr-flat"}};
+  return {{"1", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below", "batched-tile"},
+          {"2", "column-major, k > 128, nb >= 32, density >= 1/8, at least two blocks (row jobs x column tiles) an SM, tensor cores (sm_80+)", "batched-tile"},
+          {"3", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
+          {"4", "column-major B and C", "batched-col"},
+          {"5", "k <= 128, m > 16, density >= 3/8 (16-bit: 1/4), nb >= 32 or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
+          {"6", "k > 128, density >= 3/8, nb >= 96, at least two blocks an SM, tensor cores (sm_80+)", "batched-tile"},
+          {"7", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
+          {"8", "f64, k <= 128, and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-tile"},
+          {"9", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
+          {"10", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>

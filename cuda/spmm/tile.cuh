@@ -3,7 +3,7 @@
 //
 // A thread block owns a job, BM rows (16, 32 or 64) of one A_i, and a run of BN-column tiles of C_i.
 // It scatters its rows of A_i into a dense BM x k tile in shared memory once (nonzero positions made on
-// the host), then streams B_i through shared memory in 32-row chunks with cp.async, kTileStages - 1
+// the host; A_i wider than kTilePanel columns a panel at a time), then streams B_i through shared memory in 32-row chunks with cp.async, tile_stages - 1
 // chunks ahead of the one the tensor cores work on, so B_i is read once for all BM rows and C once,
 // where the sparse kernels re-read B_i from L1 for every nonzero. Four warps: each owns 16 rows and 32
 // columns of the block's tile (BN = 32 x 4 / (BM / 16)), as 4 m16n8 accumulator tiles of mma.sync with
@@ -11,8 +11,8 @@
 // instructions, measured: docs/spmm-notes.md "batched-tile").
 //   f32: 3xTF32 (a = hi + lo; hi*hi + hi*lo + lo*hi), error ~2^-21 relative, within the f32 tolerance;
 //   f64: DMMA (m8n8k4), exact products; f16, bf16: m16n8k16 with f32 accumulation.
-// C goes through shared memory (whole 16-byte vectors in either layout), f64's straight from the
-// accumulators (see tile_direct_c).
+// C goes straight from the accumulators (f32, f64) or through shared memory (16-bit, whole 16-byte
+// vectors in either layout; see tile_direct_c).
 // Dense products cost the same whatever A's density; the planner sends it the batches where that pays.
 #pragma once
 #include <cstdint>
@@ -23,17 +23,33 @@
 
 namespace spb {
 
+// SPB_TILE_K / SPB_TILE_STAGES: compile-time overrides for development sweeps only.
+#ifndef SPB_TILE_K
+#define SPB_TILE_K 32
+#endif
 constexpr int kTileWarps = 4, kTileThreads = 32 * kTileWarps;
-constexpr int kTileK = 32;  // rows of B_i a pipeline stage
-constexpr int kTileStages = 3;
-constexpr int kTileWN = 32;  // columns of C a warp: 4 tiles of 8 (64 measured 8-56 % slower on f32 and 16-bit)
-// f64 stores C straight from the accumulators (16 bytes a lane, whole sectors: 18 % faster than through
-// shared memory); f32 and 16-bit go through shared memory (16-bit pairs from the accumulators would be
-// half sectors; f32 measured faster through shared memory too).
+constexpr int kTileK = SPB_TILE_K;  // rows of B_i a pipeline stage
+// Pipeline stages: 16-bit 3 (two chunks ahead), f32 and f64 2 (one ahead: the smaller footprint
+// leaves more blocks an SM, 8-25 % faster than 3; 4 and 5 stages, or 64-row chunks, were slower still).
 template <typename T>
-__host__ __device__ constexpr bool tile_direct_c() { return sizeof(T) == 8; }
+__host__ __device__ constexpr int tile_stages() {
+#ifdef SPB_TILE_STAGES
+  return SPB_TILE_STAGES;
+#else
+  return sizeof(T) == 2 ? 3 : 2;
+#endif
+}
+constexpr int kTilePanel = 128;  // columns of A_i in shared memory at a time: wider A_i are filled a panel at a time
+// Columns of C a warp: 4 tiles of 8 (64 measured 8-56 % slower on f32 and 16-bit with C from the
+// accumulators, and no faster on 16-bit through shared memory).
+constexpr int kTileWN = 32;
+// f64 and f32 store C straight from the accumulators (a quad of lanes writes whole 32-byte sectors;
+// f64 18 % faster than through shared memory, f32 with 2 stages 5-15 %, its smaller footprint leaving
+// more blocks an SM); 16-bit goes through shared memory (pairs from the accumulators are half sectors).
+template <typename T>
+__host__ __device__ constexpr bool tile_direct_c() { return sizeof(T) >= 4; }
 
-// Shared-memory geometry of one launch (BM rows a job, A pitch from the largest k), in elements.
+// Shared-memory geometry of one launch (BM rows a job, A pitch from the largest k up to a panel), in elements.
 // The pitches make every fragment load of a warp hit distinct banks (f32: A and column-major B pitches
 // = 4 mod 32 words, row-major B = 8 mod 32; f64 and 16-bit likewise per access width) and keep the
 // 16-byte alignment of the cp.async destinations.
@@ -45,14 +61,15 @@ struct TileGeom {
   size_t b_off, c_off, stage, bytes;
   __host__ __device__ TileGeom(int bm, int kmax, bool row) {
     BN = kTileWN * kTileWarps / (bm / 16);
-    const int kp = ((kmax > 1 ? kmax : 1) + kTileK - 1) / kTileK * kTileK;
+    const int kw = kmax < 1 ? 1 : kmax > kTilePanel ? kTilePanel : kmax;
+    const int kp = (kw + kTileK - 1) / kTileK * kTileK;
     apitch = kp + apad;
     bpitch = row ? BN + brow_pad : kTileK + bcol_pad;
     cpitch = row ? BN + 8 : bm + 4;
     stage = size_t(row ? kTileK : BN) * bpitch;
     auto up = [](size_t b) { return (b + 127) / 128 * 128; };
     b_off = up(size_t(bm) * apitch * sizeof(T));
-    c_off = b_off + up(kTileStages * stage * sizeof(T));
+    c_off = b_off + up(tile_stages<T>() * stage * sizeof(T));
     bytes = c_off + (tile_direct_c<T>() ? 0 : size_t(row ? bm : BN) * cpitch * sizeof(acc_t<T>));
   }
 };
@@ -168,28 +185,33 @@ template <>
 struct TileMma<__nv_bfloat16> : TileMma16<__nv_bfloat16> {};
 #endif
 
-// A job: rows r0 .. r0 + bm of matrix X (first row `row` of the batch), its nonzeros q0 .. q1.
-// Everything a block needs before its first loads, in one 32-byte read (the block's chain of
-// dependent global reads is part of what bounds small jobs).
+// A job: rows r0 .. r0 + bm of matrix X (first row `row` of the batch), its nonzeros q0 .. q1 (in
+// tile order: CSR order where k <= kTilePanel, else grouped by panel, panel p's from qoff[pq + p]).
+// Everything a block needs before its first loads, in one read (the block's chain of dependent global
+// reads is part of what bounds small jobs).
 struct alignas(16) TileJob {
   int row, c0, k, m;  // the job's first row (batch numbering), X's first column, X's k and m
   int r0, bm, q0, q1;
+  int pq;  // k > kTilePanel: the job's panel offsets in qoff (one past each panel's end after the first)
 };
 
 // Grid: jobs x chunks (chunk fastest, so the blocks that share a job's A rows run together); a chunk
-// is `per` consecutive column tiles. apos[q]: where nonzero q goes in its job's dense tile
-// ((row - r0) * apitch + column), made on the host in setup.
+// is `per` consecutive column tiles. apos[q]: where the q-th nonzero in tile order goes in its job's
+// dense tile ((row - r0) * apitch + column - panel start), asrc[q]: its index in val where the job is
+// wider than a panel (tile order is then not CSR order); both made on the host in setup.
 template <typename T, Layout L, int BM>
-__global__ void __launch_bounds__(kTileThreads) tile_kernel(const TileJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
-                                                            const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per) {
+__global__ void __launch_bounds__(kTileThreads)
+    tile_kernel(const TileJob* __restrict__ jobs, const int* __restrict__ apos, const int* __restrict__ asrc, const int* __restrict__ qoff,
+                const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   using Op = TileMma<T>;
   using A_t = acc_t<T>;
   constexpr bool row = L == Layout::Row;
   constexpr int V = 16 / sizeof(T);  // values a 16-byte copy or store
-  constexpr int WN = kTileWN, NT = WN / 8;                   // a warp's columns, as n8 tiles
+  constexpr int WN = kTileWN, NT = WN / 8;                  // a warp's columns, as n8 tiles
   constexpr int WC = kTileWarps / (BM / 16), BN = WN * WC;   // warps across the tile's columns; its columns
   constexpr bool direct = tile_direct_c<T>();
+  constexpr int kStages = tile_stages<T>();
   extern __shared__ __align__(128) unsigned char tile_smem[];
   const TileGeom<T> g(BM, kmax, row);
   T* As = reinterpret_cast<T*>(tile_smem);
@@ -204,6 +226,8 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(const TileJob* __res
   const int ct0 = chunk * per, ct1 = min(nct, ct0 + per);
   if (ct0 >= ct1) return;  // uniform over the block: before any barrier
   const int nk = max(1, (k + kTileK - 1) / kTileK);
+  constexpr int PC = kTilePanel / kTileK;  // chunks a panel
+  const bool multi = k > kTilePanel;       // uniform over the block
   const T* Bi = B + int64_t(c0) * nb;
   T* Ci = C + int64_t(job.row - r0) * nb;  // C_i: X's rows, in C's layout
   // 16-byte copies where every address of the B_i chunk is a multiple of 16 bytes (cudaMalloc'd base).
@@ -250,32 +274,37 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(const TileJob* __res
     if (ic < ct1) {
       issue(ic, ik, Bs + size_t(is) * g.stage);
       if (++ik == nk) { ik = 0; ++ic; }
-      is = is + 1 == kTileStages ? 0 : is + 1;
+      is = is + 1 == kStages ? 0 : is + 1;
     }
     cp_async_commit();
   };
 #pragma unroll
-  for (int s = 0; s < kTileStages - 1; ++s) issue_next();
+  for (int s = 0; s < kStages - 1; ++s) issue_next();
 
-  // The job's rows of A, dense: the first nonzeros' loads go out before the tile is zeroed, so that
-  // their latency overlaps it and the barrier.
-  {
+  // Panel p of the job's rows of A, dense (the whole of them where k <= kTilePanel): the first
+  // nonzeros' loads go out before the tile is zeroed, so that their latency overlaps it and the
+  // barrier. The caller makes sure nobody still reads the tile, and syncs before it is read.
+  auto fill = [&](int p) {
+    const int q0 = multi ? (p ? __ldg(qoff + job.pq + p - 1) : job.q0) : job.q0;
+    const int q1 = multi ? __ldg(qoff + job.pq + p) : job.q1;
+    auto src = [&](int q) { return multi ? __ldg(asrc + q) : q; };
     constexpr int PF = 4;
     T v[PF];
     int pos[PF];
 #pragma unroll
     for (int i = 0; i < PF; ++i) {
-      const int q = job.q0 + threadIdx.x + i * kTileThreads;
-      if (q < job.q1) { v[i] = __ldg(val + q); pos[i] = __ldg(apos + q); }
+      const int q = q0 + threadIdx.x + i * kTileThreads;
+      if (q < q1) { v[i] = __ldg(val + src(q)); pos[i] = __ldg(apos + q); }
     }
     const int n16 = BM * ap / V;
     for (int e = threadIdx.x; e < n16; e += kTileThreads) reinterpret_cast<VecT<T, V>*>(As)[e] = VecT<T, V>{};
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < PF; ++i)
-      if (job.q0 + threadIdx.x + i * kTileThreads < job.q1) As[pos[i]] = v[i];
-    for (int q = job.q0 + threadIdx.x + PF * kTileThreads; q < job.q1; q += kTileThreads) As[__ldg(apos + q)] = __ldg(val + q);
-  }
+      if (q0 + threadIdx.x + i * kTileThreads < q1) As[pos[i]] = v[i];
+    for (int q = q0 + threadIdx.x + PF * kTileThreads; q < q1; q += kTileThreads) As[__ldg(apos + q)] = __ldg(val + src(q));
+  };
+  fill(0);
 
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, gq = lane >> 2, tq = lane & 3;
   const int strip = warp / WC, cg = warp % WC;
@@ -294,14 +323,19 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(const TileJob* __res
     const int nt = min(NT, (wc - cg * WN + 7) / 8);  // this warp's n8 tiles with columns below nb (uniform)
     const bool active = strip * 16 < bm && nt > 0;
     for (int kc = 0; kc < nk; ++kc) {
-      cp_async_wait<kTileStages - 2>();  // the chunk in hand has landed (this thread's copies)
+      cp_async_wait<kStages - 2>();  // the chunk in hand has landed (this thread's copies)
       __syncthreads();                   // everyone's copies, and everyone is done with the previous chunk's stage
       issue_next();
       const T* st = Bs + size_t(cs) * g.stage;
-      cs = cs + 1 == kTileStages ? 0 : cs + 1;
+      cs = cs + 1 == kStages ? 0 : cs + 1;
+      // A wider than a panel: the chunk starts a panel (the barrier above: nobody reads the last one).
+      if (multi && kc % PC == 0 && (kc > 0 || ct > ct0)) {
+        fill(kc / PC);
+        __syncthreads();
+      }
       const int k0 = kc * kTileK, kend = min(kTileK, max(k - k0, 0));
       if (!active) continue;
-      const T* Ak = Aw + k0;
+      const T* Ak = Aw + (kc % PC) * kTileK;
       const T* Bw = row ? st + cg * WN : st + cg * WN * bp;
 #pragma unroll 2
       for (int kk = 0; kk < kend; kk += Op::K) {
@@ -319,7 +353,7 @@ __global__ void __launch_bounds__(kTileThreads) tile_kernel(const TileJob* __res
     // The column tile is done.
     if (direct) {
       // C straight from the accumulators: a lane holds two adjacent columns of rows g and g + 8; a
-      // warp's store covers 64 bytes of a row (row-major) or 8 consecutive rows of a column.
+      // quad's store covers 8 columns of a row (row-major), a warp's 8 consecutive rows of a column.
       if (!active) continue;
 #pragma unroll
       for (int j = 0; j < NT; ++j) {
