@@ -790,14 +790,17 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // small (k <= 128: past it, its one block a job walks k serially), and where enough columns or long
   // rows cover its per-block fill (measured on a development sweep: docs/spmm-notes.md "batched-tile").
   // Wider A_i (k > 128) go a panel at a time: that paid column-major (where our sparse kernels stride
-  // through B_i) and row-major dense-ish with many columns, with two blocks an SM or more (fewer leave
-  // SMs idle while each walks k).
+  // through B_i) with two blocks an SM or more (fewer leave SMs idle while each walks k). Row-major it
+  // won and lost by 15-30 % on like cells (docs/spmm-notes.md "panels"), so it is not chosen there.
+  // f64 column-major with nb >= 128: batched-col's 8-byte lanes lost to tile's DMMA even at 1/16.
   const int tile_bm = tensor ? tile_rows_for(h, dev) : 0;
   const bool tile = tile_bm && h.max_k <= kTilePanel;
   const bool panels = tile_bm && !tile && tile_blocks(h, tile_bm) >= 2 * int64_t(dev.sms);
   const bool half = sizeof(T) == 2;
-  if (h.layout == Layout::Col && tile && (h.nb >= 32 ? half || density >= 0.125 : half || density >= 0.25))
-    return {"batched-tile", std::string("column-major, k <= 128, ") + (half ? "16-bit" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/4") +
+  const bool f64_wide = sizeof(T) == 8 && h.nb >= 128;
+  if (h.layout == Layout::Col && tile && (h.nb >= 32 ? half || f64_wide || density >= 0.125 : half || density >= 0.25))
+    return {"batched-tile", std::string("column-major, k <= 128, ") +
+                                (half ? "16-bit" : f64_wide ? "f64, nb >= 128" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/4") +
                                 ": dense A_i tiles x B_i streamed once, tensor cores" + why};
   if (h.layout == Layout::Col && panels && h.nb >= 32 && density >= 0.125)
     return {"batched-tile", "column-major, k > 128, nb >= 32, density >= 1/8, two blocks an SM or more: dense A_i panels x B_i streamed once, tensor cores" + why};
@@ -807,8 +810,6 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   if (tile && h.max_m > 16 && density >= (half ? 0.25 : 0.375) && (h.nb >= 32 || row_len >= 32))
     return {"batched-tile", std::string("row-major, k <= 128, m > 16, density >= ") + (half ? "1/4 (16-bit)" : "3/8") +
                                 ", nb >= 32 or rows of >= 32: dense A_i tiles x B_i streamed once, tensor cores" + why};
-  if (panels && density >= 0.375 && h.nb >= 96)
-    return {"batched-tile", "row-major, k > 128, density >= 3/8, nb >= 96, two blocks an SM or more: dense A_i panels x B_i streamed once, tensor cores" + why};
   if (tensor && row_len >= 32 && density >= 0.375 && h.nb <= 16)
     return {"batched-mma", "row-major, rows of >= 32 nonzeros on average, density >= 3/8, nb <= 16: bitmap slabs of A x B_i on tensor cores" + why};
   // Where the B_i of the rows in flight (32 lanes a row) pass half of L2, a B_i is evicted before its
@@ -824,16 +825,15 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below", "batched-tile"},
+  return {{"1", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below", "batched-tile"},
           {"2", "column-major, k > 128, nb >= 32, density >= 1/8, at least two blocks (row jobs x column tiles) an SM, tensor cores (sm_80+)", "batched-tile"},
           {"3", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"4", "column-major B and C", "batched-col"},
           {"5", "k <= 128, m > 16, density >= 3/8 (16-bit: 1/4), nb >= 32 or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
-          {"6", "k > 128, density >= 3/8, nb >= 96, at least two blocks an SM, tensor cores (sm_80+)", "batched-tile"},
-          {"7", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"8", "f64, k <= 128, and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-tile"},
-          {"9", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
-          {"10", "otherwise", "batched-csr-flat"}};
+          {"6", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
+          {"7", "f64, k <= 128, and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-tile"},
+          {"8", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
+          {"9", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>
