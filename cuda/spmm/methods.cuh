@@ -564,7 +564,8 @@ class Tile : public KernelMethod<T> {
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
     if (dev.prop.major < 8) return "needs tensor cores that take TF32, FP64 and BF16 (compute capability 8.0 or newer)";
     if (!tile_rows_for(h, dev))
-      return "16 dense rows of the A_i with the most columns (" + std::to_string(h.max_k) + ") and 3 chunks of B_i do not fit shared memory";
+      return "16 dense rows of the A_i with the most columns (" + std::to_string(h.max_k) + ", up to a " + std::to_string(kTilePanel) +
+             "-column panel) and the pipeline's chunks of B_i do not fit shared memory";
     return "";
   }
   void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
