@@ -535,8 +535,11 @@ class Staged : public KernelMethod<T> {
 // qoff). A block takes `per` consecutive column tiles of its job (A scattered once for them).
 // $SPB_SPMM_TILE and $SPB_SPMM_TILE_BM (development sweeps only) force `per` and BM.
 template <typename T>
+inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm) {
+  return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row).bytes + 512 <= dev.smem_optin;  // 512 bytes to spare below the opt-in limit
+}
+template <typename T>
 inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
-  const bool row = h.layout == Layout::Row;
   int bm = h.max_m <= 16 ? 16 : h.max_m <= 32 ? 32 : 64;
   // 32 where it pads the jobs' rows to fewer 16-row strips than 64 (m = 96: 64 + 32, a quarter of the
   // warps idle; measured 15-25 % faster with 32): idle strips cost what working ones do.
@@ -545,16 +548,19 @@ inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
     for (int i = 0; i < h.batch; ++i) pad64 += int64_t(ceil_div(h.m[i], 64)) * 64, pad32 += int64_t(ceil_div(h.m[i], 32)) * 32;
     if (pad32 < pad64) bm = 32;
   }
-  while (bm > 16 && TileGeom<T>(bm, h.max_k, row).bytes > dev.budget_for(2)) bm /= 2;
-  return TileGeom<T>(bm, h.max_k, row).bytes + 512 <= dev.smem_optin ? bm : 0;  // 512 bytes to spare below the opt-in limit
+  while (bm > 16 && TileGeom<T>(bm, h.max_k, h.layout == Layout::Row).bytes > dev.budget_for(2)) bm /= 2;
+  return tile_fits(h, dev, bm) ? bm : 0;
 }
-
-// Blocks of batched-tile with one column tile a block (jobs x column tiles).
+// Jobs of bm rows, and blocks with one column tile a block (jobs x column tiles).
 template <typename T>
-inline int64_t tile_blocks(const HostBatch<T>& h, int bm) {
+inline int64_t tile_jobs(const HostBatch<T>& h, int bm) {
   int64_t jobs = 0;
   for (int i = 0; i < h.batch; ++i) jobs += ceil_div(h.m[i], bm);
-  return jobs * std::max(1, ceil_div(h.nb, TileGeom<T>(bm, h.max_k, h.layout == Layout::Row).BN));
+  return jobs;
+}
+template <typename T>
+inline int64_t tile_blocks(const HostBatch<T>& h, int bm) {
+  return tile_jobs(h, bm) * std::max(1, ceil_div(h.nb, kTileWN * kTileWarps / (bm / 16)));
 }
 
 template <typename T>
@@ -593,14 +599,13 @@ class Tile : public KernelMethod<T> {
     bm_ = tile_rows_for(h, dev);
     if (const char* e = std::getenv("SPB_SPMM_TILE_BM")) {  // development sweeps: force the job height
       const int b = std::atoi(e);
-      if ((b == 16 || b == 32 || b == 64) && TileGeom<T>(b, h.max_k, h.layout == Layout::Row).bytes + 512 <= dev.smem_optin) bm_ = b;
+      if ((b == 16 || b == 32 || b == 64) && tile_fits(h, dev, b)) bm_ = b;
     }
+    const int64_t njobs = tile_jobs(h, bm_);
     const TileGeom<T> g(bm_, h.max_k, h.layout == Layout::Row);
-    int64_t njobs = 0, npanel = 0;  // panel ends of the jobs wider than a panel
-    for (int i = 0; i < h.batch; ++i) {
-      njobs += ceil_div(h.m[i], bm_);
+    int64_t npanel = 0;  // panel ends of the jobs wider than a panel
+    for (int i = 0; i < h.batch; ++i)
       if (h.k[i] > kTilePanel) npanel += int64_t(ceil_div(h.m[i], bm_)) * ceil_div(h.k[i], kTilePanel);
-    }
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     apos_h_ = Pinned<int>(size_t(std::max<int64_t>(h.total_nnz, 1)));
     asrc_h_ = Pinned<int>(npanel ? size_t(std::max<int64_t>(h.total_nnz, 1)) : 0);
@@ -609,29 +614,25 @@ class Tile : public KernelMethod<T> {
     for (int i = 0, j = 0, pq = 0; i < h.batch; ++i)
       for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
         const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0), q0 = h.rp[row], q1 = h.rp[row + bm];
-        const int np = h.k[i] > kTilePanel ? ceil_div(h.k[i], kTilePanel) : 0;
-        jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, q0, q1, np ? pq : -1};
-        if (!np) {  // CSR order
-          for (int r = 0; r < bm; ++r)
-            for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = r * g.apitch + h.ci[q];
-          continue;
-        }
-        // Grouped by panel (a counting sort; within a panel, CSR order).
+        const bool multi = h.k[i] > kTilePanel;
+        const int np = multi ? ceil_div(h.k[i], kTilePanel) : 1;
+        jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, q0, q1, multi ? pq : -1};
+        // Tile order: grouped by panel (a counting sort; within a panel, CSR order, so one panel is CSR order).
         cursor.assign(size_t(np), 0);
         for (int q = q0; q < q1; ++q) ++cursor[size_t(h.ci[q] / kTilePanel)];
         for (int p = 0, at = q0; p < np; ++p) {
           const int n = cursor[size_t(p)];
           cursor[size_t(p)] = at;
           at += n;
-          qoff_h_[size_t(pq + p)] = at;
+          if (multi) qoff_h_[size_t(pq + p)] = at;
         }
         for (int r = 0; r < bm; ++r)
           for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) {
             const int p = h.ci[q] / kTilePanel, at = cursor[size_t(p)]++;
-            asrc_h_[size_t(at)] = q;
+            if (multi) asrc_h_[size_t(at)] = q;
             apos_h_[size_t(at)] = r * g.apitch + h.ci[q] - p * kTilePanel;
           }
-        pq += np;
+        if (multi) pq += np;
       }
     jobs_ = this->mem.template alloc<TileJob>(jobs_h_.n);
     apos_ = this->mem.template alloc<int>(apos_h_.n);

@@ -3,9 +3,10 @@
 //
 // A thread block owns a job, BM rows (16, 32 or 64) of one A_i, and a run of BN-column tiles of C_i.
 // It scatters its rows of A_i into a dense BM x k tile in shared memory once (nonzero positions made on
-// the host; A_i wider than kTilePanel columns a panel at a time), then streams B_i through shared memory in 32-row chunks with cp.async, tile_stages - 1
-// chunks ahead of the one the tensor cores work on, so B_i is read once for all BM rows and C once,
-// where the sparse kernels re-read B_i from L1 for every nonzero. Four warps: each owns 16 rows and 32
+// the host; A_i wider than kTilePanel columns a panel at a time), then streams B_i through shared
+// memory in 32-row chunks with cp.async, tile_stages - 1 chunks ahead of the one the tensor cores work
+// on, so B_i is read once for all BM rows and C once, where the sparse kernels re-read B_i from L1 for
+// every nonzero. Four warps: each owns 16 rows and 32
 // columns of the block's tile (BN = 32 x 4 / (BM / 16)), as 4 m16n8 accumulator tiles of mma.sync with
 // fragments loaded straight from shared memory (wmma's loads and conversions cost ~4x the
 // instructions, measured: docs/spmm-notes.md "batched-tile").
@@ -39,7 +40,10 @@ __host__ __device__ constexpr int tile_stages() {
   return sizeof(T) == 2 ? 3 : 2;
 #endif
 }
-constexpr int kTilePanel = 128;  // columns of A_i in shared memory at a time: wider A_i are filled a panel at a time
+// Columns of A_i in shared memory at a time: wider A_i are filled a panel at a time. (A panel as wide
+// as k, or as two blocks an SM allow, was 15-45 % faster where the grid is small and up to 2.2x slower
+// where it fills the SMs; a runtime width cost the f32 kernels 8 registers and 5-20 %: docs/spmm-notes.md.)
+constexpr int kTilePanel = 128;
 // Columns of C a warp: 4 tiles of 8 (64 measured 8-56 % slower on f32 and 16-bit with C from the
 // accumulators, and no faster on 16-bit through shared memory).
 constexpr int kTileWN = 32;
@@ -79,13 +83,27 @@ __device__ __forceinline__ void cp_async16(void* dst, const void* src) {
   const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src));
 }
+// ldmatrix: four 8 x 8 matrices of 16-bit values (or 8 x 4 of 32-bit ones), a lane giving the address of
+// one matrix row (lanes 8i .. 8i + 7: matrix i) and receiving, of each matrix, row lane / 4, values
+// 2 (lane % 4) and + 1; .trans gives the transposed matrices. One instruction for what was 4-16 loads.
+template <bool TRANS>
+__device__ __forceinline__ void ldsm_x4(const void* p, uint32_t (&r)[4]) {
+  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+  if (TRANS)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
 __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
 // One value type's tensor-core step on a 16 x 8 tile of C (c[0..1]: row g, columns 2t, 2t+1; c[2..3]:
-// row g + 8), g = lane / 4, t = lane % 4, K of A's columns at a time. load_a / load_b read a fragment
-// from shared memory (A row-major with pitch ap; B row-major (k rows) or column-major with pitch bp).
+// row g + 8), g = lane / 4, t = lane % 4, K of A's columns at a time, fragments read from shared memory
+// (A row-major with pitch ap; B row-major (k rows) or column-major with pitch bp). kPair (16-bit):
+// load_a takes the lane and load_b2 the fragments of two n8 tiles at once (columns n0 .. n0 + 15 of
+// the warp's slice Bw, rows kk on), both through ldmatrix (one instruction for 4-16 loads: 6-11 %
+// faster on row-major 16-bit); else load_a / load_b take g and t and one n8 tile.
 template <typename T>
 struct TileMma;
 
@@ -101,6 +119,7 @@ struct TileMma<float> {
     h = u;
     l = __float_as_uint(x - __uint_as_float(u));
   }
+  static constexpr bool kPair = false;  // ldmatrix measured 5-15 % slower on column-major and small f32 cells
   __device__ static void load_a(const float* As, int ap, int g, int t, A& a) {
     split(As[g * ap + t], a.hi[0], a.lo[0]);
     split(As[(g + 8) * ap + t], a.hi[1], a.lo[1]);
@@ -130,6 +149,7 @@ struct TileMma<double> {
   static constexpr int K = 4;
   struct A { double x[2]; };
   struct B { double x; };
+  static constexpr bool kPair = false;
   __device__ static void load_a(const double* As, int ap, int g, int t, A& a) {
     a.x[0] = As[g * ap + t];
     a.x[1] = As[(g + 8) * ap + t];
@@ -148,25 +168,19 @@ struct TileMma16 {
   static constexpr int K = 16;
   struct A { uint32_t r[4]; };
   struct B { uint32_t r[2]; };
-  __device__ static uint32_t pair(const H* p) { return *reinterpret_cast<const uint32_t*>(p); }
-  __device__ static uint32_t pack(H lo, H hi) {
-    return uint32_t(*reinterpret_cast<const uint16_t*>(&lo)) | (uint32_t(*reinterpret_cast<const uint16_t*>(&hi)) << 16);
-  }
-  __device__ static void load_a(const H* As, int ap, int g, int t, A& a) {
-    a.r[0] = pair(As + g * ap + 2 * t);
-    a.r[1] = pair(As + (g + 8) * ap + 2 * t);
-    a.r[2] = pair(As + g * ap + 2 * t + 8);
-    a.r[3] = pair(As + (g + 8) * ap + 2 * t + 8);
+  static constexpr bool kPair = true;
+  __device__ static void load_a(const H* As, int ap, int lane, A& a) {
+    // (g, 2t), (g + 8, 2t), (g, 2t + 8), (g + 8, 2t + 8): 8 x 8 blocks
+    ldsm_x4<false>(As + ((lane & 7) + ((lane >> 3) & 1) * 8) * ap + (lane >> 4) * 8, a.r);
   }
   template <bool ROW>
-  __device__ static void load_b(const H* Bs, int bp, int g, int t, B& b) {
-    if (ROW) {
-      b.r[0] = pack(Bs[2 * t * bp + g], Bs[(2 * t + 1) * bp + g]);
-      b.r[1] = pack(Bs[(2 * t + 8) * bp + g], Bs[(2 * t + 9) * bp + g]);
-    } else {
-      b.r[0] = pair(Bs + g * bp + 2 * t);
-      b.r[1] = pair(Bs + g * bp + 2 * t + 8);
-    }
+  __device__ static void load_b2(const H* Bw, int bp, int lane, int n0, int kk, B& b0, B& b1) {
+    uint32_t r[4];
+    if (ROW)  // k rows kk .. kk + 7 and kk + 8 .. of n8 tile n0, then of n0 + 8, transposed
+      ldsm_x4<true>(Bw + (kk + (lane & 7) + ((lane >> 3) & 1) * 8) * bp + n0 + (lane >> 4) * 8, r);
+    else  // n rows of the tile, k columns kk .. kk + 7 and kk + 8 ..
+      ldsm_x4<false>(Bw + (n0 + (lane & 7) + (lane >> 4) * 8) * bp + kk + ((lane >> 3) & 1) * 8, r);
+    b0.r[0] = r[0], b0.r[1] = r[1], b1.r[0] = r[2], b1.r[1] = r[3];
   }
   __device__ static void mma(float (&c)[4], const A& a, const B& b) {
     if constexpr (std::is_same_v<H, __half>)
@@ -340,13 +354,25 @@ __global__ void __launch_bounds__(kTileThreads)
 #pragma unroll 2
       for (int kk = 0; kk < kend; kk += Op::K) {
         typename Op::A a;
-        Op::load_a(Ak + kk, ap, gq, tq, a);
+        if constexpr (Op::kPair) {
+          Op::load_a(Ak + kk, ap, lane, a);
 #pragma unroll
-        for (int j = 0; j < NT; ++j) {
-          if (j >= nt) break;
-          typename Op::B b;
-          Op::template load_b<row>(row ? Bw + kk * bp + j * 8 : Bw + j * 8 * bp + kk, bp, gq, tq, b);
-          Op::mma(acc[j], a, b);
+          for (int j = 0; j < NT; j += 2) {  // pairs of n8 tiles (the second's fragment, past nt, is not used)
+            if (j >= nt) break;
+            typename Op::B b0, b1;
+            Op::template load_b2<row>(Bw, bp, lane, j * 8, kk, b0, b1);
+            Op::mma(acc[j], a, b0);
+            if (j + 1 < nt) Op::mma(acc[j + 1], a, b1);
+          }
+        } else {
+          Op::load_a(Ak + kk, ap, gq, tq, a);
+#pragma unroll
+          for (int j = 0; j < NT; ++j) {
+            if (j >= nt) break;
+            typename Op::B b;
+            Op::template load_b<row>(row ? Bw + kk * bp + j * 8 : Bw + j * 8 * bp + kk, bp, gq, tq, b);
+            Op::mma(acc[j], a, b);
+          }
         }
       }
     }
