@@ -560,7 +560,7 @@ inline int64_t tile_jobs(const HostBatch<T>& h, int bm) {
 }
 template <typename T>
 inline int64_t tile_blocks(const HostBatch<T>& h, int bm) {
-  return tile_jobs(h, bm) * std::max(1, ceil_div(h.nb, kTileWN * kTileWarps / (bm / 16)));
+  return tile_jobs(h, bm) * std::max(1, ceil_div(h.nb, TileGeom<T>(bm, h.max_k, h.layout == Layout::Row).BN));
 }
 
 template <typename T>
@@ -619,7 +619,8 @@ class Tile : public KernelMethod<T> {
         jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, q0, q1, multi ? pq : -1};
         // Tile order: grouped by panel (a counting sort; within a panel, CSR order, so one panel is CSR order).
         cursor.assign(size_t(np), 0);
-        for (int q = q0; q < q1; ++q) ++cursor[size_t(h.ci[q] / kTilePanel)];
+        if (multi)  // one panel starts at q0 without counting
+          for (int q = q0; q < q1; ++q) ++cursor[size_t(h.ci[q] / kTilePanel)];
         for (int p = 0, at = q0; p < np; ++p) {
           const int n = cursor[size_t(p)];
           cursor[size_t(p)] = at;

@@ -6,8 +6,8 @@
 // the host; A_i wider than kTilePanel columns a panel at a time), then streams B_i through shared
 // memory in 32-row chunks with cp.async, tile_stages - 1 chunks ahead of the one the tensor cores work
 // on, so B_i is read once for all BM rows and C once, where the sparse kernels re-read B_i from L1 for
-// every nonzero. Four warps: each owns 16 rows and 32
-// columns of the block's tile (BN = 32 x 4 / (BM / 16)), as 4 m16n8 accumulator tiles of mma.sync with
+// every nonzero. Four warps: each owns 16 rows and 32 columns of the block's tile (BN = 32 x 4 /
+// (BM / 16)), as 4 m16n8 accumulator tiles of mma.sync with
 // fragments loaded straight from shared memory (wmma's loads and conversions cost ~4x the
 // instructions, measured: docs/spmm-notes.md "batched-tile").
 //   f32: 3xTF32 (a = hi + lo; hi*hi + hi*lo + lo*hi), error ~2^-21 relative, within the f32 tolerance;
@@ -42,7 +42,7 @@ __host__ __device__ constexpr int tile_stages() {
 }
 // Columns of A_i in shared memory at a time: wider A_i are filled a panel at a time. (A panel as wide
 // as k, or as two blocks an SM allow, was 15-45 % faster where the grid is small and up to 2.2x slower
-// where it fills the SMs; a runtime width cost the f32 kernels 8 registers and 5-20 %: docs/spmm-notes.md.)
+// where it fills the SMs; a runtime width cost the f32 kernels 8-32 registers and 5-27 %: docs/spmm-notes.md.)
 constexpr int kTilePanel = 128;
 // Columns of C a warp: 4 tiles of 8 (64 measured 8-56 % slower on f32 and 16-bit with C from the
 // accumulators, and no faster on 16-bit through shared memory).
