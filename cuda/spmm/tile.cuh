@@ -213,8 +213,10 @@ struct alignas(16) TileJob {
 // is `per` consecutive column tiles. apos[q]: where the q-th nonzero in tile order goes in its job's
 // dense tile ((row - r0) * apitch + column - panel start), asrc[q]: its index in val where the job is
 // wider than a panel (tile order is then not CSR order); both made on the host in setup.
+// f32 row-major 32- and 64-row jobs: at most 64 registers, so that 8 blocks fit an SM where shared memory
+// allows (the unrolled tile loop took 72-80 and lost 8-21 % on small cells; other kernels measured worse so).
 template <typename T, Layout L, int BM>
-__global__ void __launch_bounds__(kTileThreads)
+__global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::Row && BM >= 32) ? 8 : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const int* __restrict__ apos, const int* __restrict__ asrc, const int* __restrict__ qoff,
                 const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
@@ -351,29 +353,40 @@ __global__ void __launch_bounds__(kTileThreads)
       if (!active) continue;
       const T* Ak = Aw + (kc % PC) * kTileK;
       const T* Bw = row ? st + cg * WN : st + cg * WN * bp;
+      // The warp's n8 tiles as a compile-time count (NT but where nb ends inside its columns): behind a
+      // runtime bound each tile's loads and products sat after a branch and waited on the last tile's;
+      // unrolled they interleave (f32 and f64 13-25 % faster at nB >= 64: docs/spmm-notes.md).
+      auto steps = [&](auto tiles) {
+        constexpr int n = decltype(tiles)::value;
 #pragma unroll 2
-      for (int kk = 0; kk < kend; kk += Op::K) {
-        typename Op::A a;
-        if constexpr (Op::kPair) {
-          Op::load_a(Ak + kk, ap, lane, a);
+        for (int kk = 0; kk < kend; kk += Op::K) {
+          typename Op::A a;
+          if constexpr (Op::kPair) {
+            Op::load_a(Ak + kk, ap, lane, a);
 #pragma unroll
-          for (int j = 0; j < NT; j += 2) {  // pairs of n8 tiles (the second's fragment, past nt, is not used)
-            if (j >= nt) break;
-            typename Op::B b0, b1;
-            Op::template load_b2<row>(Bw, bp, lane, j * 8, kk, b0, b1);
-            Op::mma(acc[j], a, b0);
-            if (j + 1 < nt) Op::mma(acc[j + 1], a, b1);
-          }
-        } else {
-          Op::load_a(Ak + kk, ap, gq, tq, a);
+            for (int j = 0; j < n; j += 2) {  // pairs of n8 tiles (the second's fragment, past n, is not used)
+              typename Op::B b0, b1;
+              Op::template load_b2<row>(Bw, bp, lane, j * 8, kk, b0, b1);
+              Op::mma(acc[j], a, b0);
+              if (j + 1 < n) Op::mma(acc[j + 1], a, b1);
+            }
+          } else {
+            Op::load_a(Ak + kk, ap, gq, tq, a);
 #pragma unroll
-          for (int j = 0; j < NT; ++j) {
-            if (j >= nt) break;
-            typename Op::B b;
-            Op::template load_b<row>(row ? Bw + kk * bp + j * 8 : Bw + j * 8 * bp + kk, bp, gq, tq, b);
-            Op::mma(acc[j], a, b);
+            for (int j = 0; j < n; ++j) {
+              typename Op::B b;
+              Op::template load_b<row>(row ? Bw + kk * bp + j * 8 : Bw + j * 8 * bp + kk, bp, gq, tq, b);
+              Op::mma(acc[j], a, b);
+            }
           }
         }
+      };
+      static_assert(NT == 4, "one case a tile count");
+      switch (nt) {
+        case 1: steps(std::integral_constant<int, 1>{}); break;
+        case 2: steps(std::integral_constant<int, 2>{}); break;
+        case 3: steps(std::integral_constant<int, 3>{}); break;
+        default: steps(std::integral_constant<int, 4>{});
       }
     }
     // The column tile is done.
