@@ -214,7 +214,8 @@ struct alignas(16) TileJob {
 // dense tile ((row - r0) * apitch + column - panel start), asrc[q]: its index in val where the job is
 // wider than a panel (tile order is then not CSR order); both made on the host in setup.
 // f32 row-major 32- and 64-row jobs: at most 64 registers, so that 8 blocks fit an SM where shared memory
-// allows (the unrolled tile loop took 72-80 and lost 8-21 % on small cells; other kernels measured worse so).
+// allows (unbounded, the unrolled tile loop took 72-80 and row-major d48 cells lost 8-10 %; column-major
+// f32 measured slower with the bound). The 32-row kernel spills 36 bytes under it: docs/spmm-notes.md.
 template <typename T, Layout L, int BM>
 __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::Row && BM >= 32) ? 8 : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const int* __restrict__ apos, const int* __restrict__ asrc, const int* __restrict__ qoff,
@@ -355,7 +356,8 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
       const T* Bw = row ? st + cg * WN : st + cg * WN * bp;
       // The warp's n8 tiles as a compile-time count (NT but where nb ends inside its columns): behind a
       // runtime bound each tile's loads and products sat after a branch and waited on the last tile's;
-      // unrolled they interleave (f32 and f64 13-25 % faster at nB >= 64: docs/spmm-notes.md).
+      // unrolled they interleave (row-major and f64 up to 26 % faster; docs/spmm-notes.md also has the
+      // column-major f32 cells it made slower).
       auto steps = [&](auto tiles) {
         constexpr int n = decltype(tiles)::value;
 #pragma unroll 2
