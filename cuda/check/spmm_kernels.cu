@@ -1,7 +1,7 @@
 // CI compile check (nvcc -c, CUDA runtime headers only): every SpMM kernel of ours and the paper's,
 // and the TensorFlow-style peer, instantiated for float and double and both layouts (column-major and
 // staged kernels with several slot counts / columns per thread), and for __half and __nv_bfloat16
-// (f32 accumulation, 8-wide vectors); batched-tile for each of its three job heights.
+// (f32 accumulation, 8-wide vectors); batched-tile for each of its three job heights, one-panel and multi-panel (MP).
 #include "../common/half_types.cuh"
 #include "../spmm/methods.cuh"
 #include "../peers/spmm_tf.cuh"
@@ -15,9 +15,12 @@ namespace spb {
   template __global__ void csr_vec_kernel<T, L, 1>(BatchView<T>, int, unsigned);         \
   template __global__ void tf_sparse_dense_kernel<T, L>(BatchView<T>, int);               \
   template __global__ void staged_kernel<T, L, 1>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int); \
-  template __global__ void tile_kernel<T, L, 16>(const TileJob*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
-  template __global__ void tile_kernel<T, L, 32>(const TileJob*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
-  template __global__ void tile_kernel<T, L, 64>(const TileJob*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int, int);
+  template __global__ void tile_kernel<T, L, 16, false>(const TileJob*, const int*, const int*, const T*, const T*, T*, int, int, int, int, int, acc_t<T>*, int*); \
+  template __global__ void tile_kernel<T, L, 16, true>(const TileJob*, const int*, const int*, const T*, const T*, T*, int, int, int, int, int, acc_t<T>*, int*); \
+  template __global__ void tile_kernel<T, L, 32, false>(const TileJob*, const int*, const int*, const T*, const T*, T*, int, int, int, int, int, acc_t<T>*, int*); \
+  template __global__ void tile_kernel<T, L, 32, true>(const TileJob*, const int*, const int*, const T*, const T*, T*, int, int, int, int, int, acc_t<T>*, int*); \
+  template __global__ void tile_kernel<T, L, 64, false>(const TileJob*, const int*, const int*, const T*, const T*, T*, int, int, int, int, int, acc_t<T>*, int*); \
+  template __global__ void tile_kernel<T, L, 64, true>(const TileJob*, const int*, const int*, const T*, const T*, T*, int, int, int, int, int, acc_t<T>*, int*);
 #define SPB_COL(T, K)                                                                                                             \
   template __global__ void col_kernel<T, K, 1>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
   template __global__ void col_kernel<T, K, 2>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \

@@ -531,8 +531,8 @@ class Staged : public KernelMethod<T> {
 // Ours: batched-tile (see tile_kernel), both layouts, on tensor cores (sm_80 and newer). Jobs of BM
 // rows: 16, 32 or 64 as the largest A_i has that many rows (larger A_i are cut into 64-row jobs; 32
 // where that idles fewer warps), fewer while the tile would not leave two blocks an SM. A_i wider than
-// kTilePanel columns are filled a panel at a time, their nonzeros grouped by panel in setup (asrc,
-// qoff). A block takes `per` consecutive column tiles of its job (A scattered once for them).
+// kTilePanel columns are filled a panel at a time (the MP kernels), their nonzeros as code pairs
+// grouped by panel in setup (codes, qoff). A block takes `per` consecutive column tiles of its job (A scattered once for them).
 // $SPB_SPMM_TILE and $SPB_SPMM_TILE_BM (development sweeps only) force `per` and BM.
 template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm) {
@@ -563,6 +563,19 @@ inline int64_t tile_blocks(const HostBatch<T>& h, int bm) {
   return tile_jobs(h, bm) * std::max(1, ceil_div(h.nb, TileGeom<T>(bm, h.max_k, h.layout == Layout::Row).BN));
 }
 
+// Blocks a column tile for A_i wider than a panel (MP kernels): S of 4, 3 or 2 that divides the panels
+// of the widest A_i (even splits) and keeps the grid (`blocks` with one column tile a block) within
+// one wave of `wave` blocks; else 1. Measured: 1.4-2.7x faster where the grid is a quarter of a wave
+// (d1024, batch 10, nb 8), up to 1.5x slower where the splits make a second wave (docs/spmm-notes.md).
+template <typename T>
+inline int tile_split(const HostBatch<T>& h, int64_t blocks, int64_t wave) {
+  if (h.max_k <= kTilePanel) return 1;
+  const int np = ceil_div(h.max_k, kTilePanel);
+  for (int s = std::min(4, np); s >= 2; --s)
+    if (np % s == 0 && blocks * s <= wave) return s;
+  return 1;
+}
+
 template <typename T>
 class Tile : public KernelMethod<T> {
  public:
@@ -587,7 +600,7 @@ class Tile : public KernelMethod<T> {
     if (grid_ == 0) return;
     const BatchView<T>& v = this->d_.v;
     with_kernel([&](auto K) {
-      K<<<int(grid_), kTileThreads, smem_, s>>>(jobs_, apos_, asrc_, qoff_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_);
+      K<<<int(grid_), kTileThreads, smem_, s>>>(jobs_, aidx_, qoff_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_, split_, part_, arrivals_);
       CUDA_CHECK_LAUNCH();
     });
   }
@@ -603,41 +616,60 @@ class Tile : public KernelMethod<T> {
     }
     const int64_t njobs = tile_jobs(h, bm_);
     const TileGeom<T> g(bm_, h.max_k, h.layout == Layout::Row);
-    int64_t npanel = 0;  // panel ends of the jobs wider than a panel
-    for (int i = 0; i < h.batch; ++i)
-      if (h.k[i] > kTilePanel) npanel += int64_t(ceil_div(h.m[i], bm_)) * ceil_div(h.k[i], kTilePanel);
+    mp_ = h.max_k > kTilePanel;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
-    apos_h_ = Pinned<int>(size_t(std::max<int64_t>(h.total_nnz, 1)));
-    asrc_h_ = Pinned<int>(npanel ? size_t(std::max<int64_t>(h.total_nnz, 1)) : 0);
-    qoff_h_ = Pinned<int>(size_t(npanel));
-    std::vector<int> cursor;
-    for (int i = 0, j = 0, pq = 0; i < h.batch; ++i)
-      for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
-        const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0), q0 = h.rp[row], q1 = h.rp[row + bm];
-        const bool multi = h.k[i] > kTilePanel;
-        const int np = multi ? ceil_div(h.k[i], kTilePanel) : 1;
-        jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, q0, q1, multi ? pq : -1};
-        // Tile order: grouped by panel (a counting sort; within a panel, CSR order, so one panel is CSR order).
-        cursor.assign(size_t(np), 0);
-        if (multi)  // one panel starts at q0 without counting
-          for (int q = q0; q < q1; ++q) ++cursor[size_t(h.ci[q] / kTilePanel)];
-        for (int p = 0, at = q0; p < np; ++p) {
-          const int n = cursor[size_t(p)];
-          cursor[size_t(p)] = at;
-          at += n;
-          if (multi) qoff_h_[size_t(pq + p)] = at;
+    if (!mp_) {  // one panel: CSR order, apos
+      aidx_h_ = Pinned<int>(size_t(std::max<int64_t>(h.total_nnz, 1)));
+      for (int i = 0, j = 0; i < h.batch; ++i)
+        for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
+          const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0), q0 = h.rp[row], q1 = h.rp[row + bm];
+          jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, q0, q1, -1};
+          for (int r = 0; r < bm; ++r)
+            for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) aidx_h_[size_t(q)] = r * g.apitch + h.ci[q];
         }
-        for (int r = 0; r < bm; ++r)
-          for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) {
-            const int p = h.ci[q] / kTilePanel, at = cursor[size_t(p)]++;
-            if (multi) asrc_h_[size_t(at)] = q;
-            apos_h_[size_t(at)] = r * g.apitch + h.ci[q] - p * kTilePanel;
-          }
-        if (multi) pq += np;
+    } else {  // code pairs {place, index in val} grouped by panel, each panel's run padded to an even count
+      std::vector<int> np(size_t(h.batch)), cnt;
+      int64_t npanel = 0, nint4 = 0;
+      for (int i = 0; i < h.batch; ++i) {
+        np[size_t(i)] = std::max(1, ceil_div(h.k[i], kTilePanel));
+        npanel += int64_t(ceil_div(h.m[i], bm_)) * np[size_t(i)];
       }
+      for (int i = 0; i < h.batch; ++i)  // sizes first: a panel's run is at most one pair of padding longer
+        for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
+          const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0);
+          nint4 += (h.rp[row + bm] - h.rp[row]) / 2 + np[size_t(i)];
+        }
+      if (nint4 * 4 >= (1ll << 31) || npanel >= (1ll << 31)) throw std::runtime_error("batched-tile: more nonzero codes than an int indexes");
+      aidx_h_ = Pinned<int>(size_t(std::max<int64_t>(nint4, 1)) * 4);
+      qoff_h_ = Pinned<int>(size_t(std::max<int64_t>(npanel, 1)));
+      std::vector<int> at;
+      int64_t e = 0;  // next int4
+      for (int i = 0, j = 0, pq = 0; i < h.batch; ++i)
+        for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
+          const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0), q0 = h.rp[row], q1 = h.rp[row + bm];
+          const int n = np[size_t(i)];
+          cnt.assign(size_t(n), 0);
+          for (int q = q0; q < q1; ++q) ++cnt[size_t(h.ci[q] / kTilePanel)];
+          at.assign(size_t(n), 0);
+          jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, int(e), q1, pq};
+          for (int p = 0; p < n; ++p) {  // code slots of panel p: [2 e, 2 e + cnt), padded to the next int4
+            at[size_t(p)] = int(2 * e);
+            const int64_t end = e + (cnt[size_t(p)] + 1) / 2;
+            for (int64_t x = 2 * e + cnt[size_t(p)]; x < 2 * end; ++x) aidx_h_[size_t(2 * x)] = 0, aidx_h_[size_t(2 * x + 1)] = -1;
+            qoff_h_[size_t(pq + p)] = int(end);
+            e = end;
+          }
+          for (int r = 0; r < bm; ++r)
+            for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) {
+              const int p = h.ci[q] / kTilePanel, x = at[size_t(p)]++;
+              aidx_h_[size_t(2 * x)] = r * g.apitch + h.ci[q] - p * kTilePanel;
+              aidx_h_[size_t(2 * x + 1)] = q;
+            }
+          pq += n;
+        }
+    }
     jobs_ = this->mem.template alloc<TileJob>(jobs_h_.n);
-    apos_ = this->mem.template alloc<int>(apos_h_.n);
-    asrc_ = asrc_h_.n ? this->mem.template alloc<int>(asrc_h_.n) : nullptr;
+    aidx_ = this->mem.template alloc<int>(aidx_h_.n);
     qoff_ = qoff_h_.n ? this->mem.template alloc<int>(qoff_h_.n) : nullptr;
     smem_ = g.bytes;
     nct_ = std::max(1, ceil_div(h.nb, g.BN));
@@ -653,13 +685,28 @@ class Tile : public KernelMethod<T> {
     while (per_ > 1 && njobs * ceil_div(nct_, per_) < wave) per_ = (per_ + 1) / 2;
     if (const char* e = std::getenv("SPB_SPMM_TILE"))
       if (std::atoi(e) >= 1) per_ = std::min(nct_, std::atoi(e));
-    grid_ = h.nb > 0 ? njobs * ceil_div(nct_, per_) : 0;
+    // A_i wider than a panel: split k where the grid is small (tile_split; partial sums added by the
+    // last block of a column tile to arrive).
+    split_ = per_ == 1 ? tile_split(h, njobs * nct_, wave) : 1;
+    if (mp_) {
+      if (const char* e = std::getenv("SPB_SPMM_TILE_SPLIT"))  // development sweeps: force it
+        if (std::atoi(e) >= 1) split_ = std::min(std::atoi(e), ceil_div(h.max_k, kTilePanel));
+    }
+    if (split_ > 1) {
+      const size_t tiles = size_t(njobs) * size_t(nct_);
+      part_ = this->mem.template alloc<acc_t<T>>(tiles * size_t(split_) * kTileThreads * (kTileWN / 8) * 4);
+      arrivals_ = this->mem.template alloc<int>(tiles);
+      narrivals_ = tiles;
+    }
+    grid_ = h.nb > 0 ? njobs * ceil_div(nct_, per_) * split_ : 0;
     if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-tile: more blocks than one grid holds");
     this->info_n["tile_rows"] = bm_;
     this->info_n["a_panels"] = ceil_div(std::max(h.max_k, 1), kTilePanel);
+    this->info_s["a_fill"] = !mp_ ? "loads, one panel" : sizeof(T) >= 4 ? "cp.async scatter, a panel at a time" : "loads, a panel at a time";
     this->info_n["tile_cols"] = g.BN;
     this->info_n["jobs"] = double(njobs);
     this->info_n["col_tiles_a_block"] = per_;
+    this->info_n["k_split"] = split_;
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
     this->info_s["math"] = sizeof(T) == 4 ? "3xTF32 tensor cores" : sizeof(T) == 8 ? "FP64 tensor cores (DMMA)" : "16-bit tensor cores, f32 accumulation";
@@ -669,20 +716,30 @@ class Tile : public KernelMethod<T> {
   void with_kernel(F&& f) const {
     with_layout(this->h_->layout, [&](auto L) {
       constexpr Layout LL = decltype(L)::value;
-      if (bm_ == 16) f(tile_kernel<T, LL, 16>);
-      else if (bm_ == 32) f(tile_kernel<T, LL, 32>);
-      else f(tile_kernel<T, LL, 64>);
+      auto by_bm = [&](auto MP) {
+        constexpr bool M = decltype(MP)::value;
+        if (bm_ == 16) f(tile_kernel<T, LL, 16, M>);
+        else if (bm_ == 32) f(tile_kernel<T, LL, 32, M>);
+        else f(tile_kernel<T, LL, 64, M>);
+      };
+      if (mp_) by_bm(std::true_type{});
+      else by_bm(std::false_type{});
     });
   }
   void upload_tables(cudaStream_t s) {
-    upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s);
-    if (asrc_) { upload_pinned(asrc_, asrc_h_, s); upload_pinned(qoff_, qoff_h_, s); }
+    upload_pinned(jobs_, jobs_h_, s); upload_pinned(aidx_, aidx_h_, s);
+    if (qoff_) upload_pinned(qoff_, qoff_h_, s);
+    if (arrivals_) CUDA_CHECK(cudaMemsetAsync(arrivals_, 0, narrivals_ * sizeof(int), s));  // the kernel leaves them 0 again
   }
   Pinned<TileJob> jobs_h_;
-  Pinned<int> apos_h_, asrc_h_, qoff_h_;  // tile order: where each nonzero goes, its index in val, panel ends
+  Pinned<int> aidx_h_, qoff_h_;  // apos, or the MP kernels' code pairs; their panel ends
   TileJob* jobs_ = nullptr;
-  int *apos_ = nullptr, *asrc_ = nullptr, *qoff_ = nullptr;
-  int bm_ = 16, nct_ = 1, per_ = 1;
+  int *aidx_ = nullptr, *qoff_ = nullptr;
+  bool mp_ = false;  // an A_i wider than a panel: the MP kernels
+  acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
+  int* arrivals_ = nullptr;
+  size_t narrivals_ = 0;
+  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1;
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };
@@ -792,27 +849,39 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // batched-tile: dense products, B_i and C_i streamed once; pays where the A_i are dense enough and
   // small (k <= 128: past it, its one block a job walks k serially), and where enough columns or long
   // rows cover its per-block fill (measured on a development sweep: docs/spmm-notes.md "batched-tile").
-  // Wider A_i (k > 128) go a panel at a time: that paid column-major (where our sparse kernels stride
-  // through B_i) with two blocks an SM or more (fewer leave SMs idle while each walks k). Row-major it
-  // won and lost by 15-30 % on like cells (docs/spmm-notes.md "panels"), so it is not chosen there.
+  // Wider A_i (k > 128) go a panel at a time (the fill a cp.async scatter, k split over blocks where the
+  // grid is small): column-major with two blocks an SM or more (fewer leave SMs idle while each walks
+  // k), row-major where A_i are dense (>= 3/8) and nb >= 32 (1.07-1.7x csr-flat on the development
+  // sweeps; below nb 32 batched-mma, at 1/4 it won and lost by 15-40 %: docs/spmm-notes.md).
   // f64 column-major with nb >= 128: batched-col's 8-byte lanes lost to tile's DMMA even at 1/16.
   const int tile_bm = tensor ? tile_rows_for(h, dev) : 0;
   const bool tile = tile_bm && h.max_k <= kTilePanel;
-  const bool panels = tile_bm && !tile && tile_blocks(h, tile_bm) >= 2 * int64_t(dev.sms);
+  // Past a panel: two blocks an SM or more, counting the k splits (the wave estimated from shared
+  // memory alone; setup takes the occupancy API's).
+  int64_t panel_blocks = 0;
+  if (tile_bm && !tile) {
+    const int64_t b = tile_blocks(h, tile_bm);
+    const size_t bytes = TileGeom<T>(tile_bm, h.max_k, h.layout == Layout::Row).bytes + 1024;
+    const int64_t per_sm = std::max<int64_t>(1, std::min<int64_t>(8, int64_t(dev.smem_sm / bytes)));
+    panel_blocks = b * tile_split(h, b, per_sm * dev.sms);
+  }
+  const bool panels = panel_blocks >= 2 * int64_t(dev.sms);
   const bool half = sizeof(T) == 2;
   const bool f64_wide = sizeof(T) == 8 && h.nb >= 128;
   if (h.layout == Layout::Col && tile && (h.nb >= 32 ? half || f64_wide || density >= 0.125 : half || density >= 0.25))
     return {"batched-tile", std::string("column-major, k <= 128, ") +
                                 (half ? "16-bit" : f64_wide ? "f64, nb >= 128" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/4") +
                                 ": dense A_i tiles x B_i streamed once, tensor cores" + why};
-  if (h.layout == Layout::Col && panels && h.nb >= 32 && density >= 0.125)
-    return {"batched-tile", "column-major, k > 128, nb >= 32, density >= 1/8, two blocks an SM or more: dense A_i panels x B_i streamed once, tensor cores" + why};
+  if (h.layout == Layout::Col && panels && (density >= 0.125 || row_len >= 64))
+    return {"batched-tile", "column-major, k > 128, density >= 1/8 or rows of >= 64, two blocks an SM or more (k splits counted): dense A_i panels x B_i streamed once, tensor cores" + why};
   if (h.layout == Layout::Col && tensor && row_len >= 32)
     return {"batched-mma", "column-major, rows of >= 32 nonzeros on average: bitmap slabs of A x B_i on tensor cores" + why};
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
-  if (tile && h.max_m > 16 && density >= (half ? 0.25 : 0.375) && (h.nb >= 32 || row_len >= 32))
-    return {"batched-tile", std::string("row-major, k <= 128, m > 16, density >= ") + (half ? "1/4 (16-bit)" : "3/8") +
-                                ", nb >= 32 or rows of >= 32: dense A_i tiles x B_i streamed once, tensor cores" + why};
+  if (tile && h.max_m > 16 && density >= (half ? 0.25 : 0.375) && (h.nb >= (half ? 16 : 32) || row_len >= 32))
+    return {"batched-tile", std::string("row-major, k <= 128, m > 16, ") + (half ? "16-bit, density >= 1/4, nb >= 16" : "density >= 3/8, nb >= 32") +
+                                " or rows of >= 32: dense A_i tiles x B_i streamed once, tensor cores" + why};
+  if (tile_bm && !tile && density >= 0.375 && h.nb >= 32)
+    return {"batched-tile", "row-major, k > 128, density >= 3/8, nb >= 32: dense A_i panels x B_i streamed once, tensor cores" + why};
   if (tensor && row_len >= 32 && density >= 0.375 && h.nb <= 16)
     return {"batched-mma", "row-major, rows of >= 32 nonzeros on average, density >= 3/8, nb <= 16: bitmap slabs of A x B_i on tensor cores" + why};
   // Where the B_i of the rows in flight (32 lanes a row) pass half of L2, a B_i is evicted before its
@@ -829,14 +898,15 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
   return {{"1", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below", "batched-tile"},
-          {"2", "column-major, k > 128, nb >= 32, density >= 1/8, at least two blocks (row jobs x column tiles) an SM, tensor cores (sm_80+)", "batched-tile"},
+          {"2", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM, tensor cores (sm_80+)", "batched-tile"},
           {"3", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"4", "column-major B and C", "batched-col"},
-          {"5", "k <= 128, m > 16, density >= 3/8 (16-bit: 1/4), nb >= 32 or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
-          {"6", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"7", "f64, k <= 128, and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-tile"},
-          {"8", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
-          {"9", "otherwise", "batched-csr-flat"}};
+          {"5", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
+          {"6", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
+          {"7", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
+          {"8", "f64, k <= 128, and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-tile"},
+          {"9", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
+          {"10", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>

@@ -94,6 +94,14 @@ __device__ __forceinline__ void ldsm_x4(const void* p, uint32_t (&r)[4]) {
   else
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
 }
+// One value (4 or 8 bytes) into shared memory: the multi-panel fill's scatter, all of a thread's copies
+// in flight at once instead of a load-then-store round trip each.
+template <typename T>
+__device__ __forceinline__ void cp_async_val(T* dst, const T* src) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "cp.async copies 4, 8 or 16 bytes");
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(int(sizeof(T))));
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
 __device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
@@ -199,27 +207,32 @@ template <>
 struct TileMma<__nv_bfloat16> : TileMma16<__nv_bfloat16> {};
 #endif
 
-// A job: rows r0 .. r0 + bm of matrix X (first row `row` of the batch), its nonzeros q0 .. q1 (in
-// tile order: CSR order where k <= kTilePanel, else grouped by panel, panel p's from qoff[pq + p]).
-// Everything a block needs before its first loads, in one read (the block's chain of dependent global
-// reads is part of what bounds small jobs).
+// A job: rows r0 .. r0 + bm of matrix X (first row `row` of the batch). One-panel batches: its nonzeros
+// q0 .. q1 in CSR order, apos[q] their places in the tile. Batches with an A_i wider than a panel (the
+// MP kernels): every job's nonzeros as code pairs (place in the tile, index in val), grouped by panel,
+// each panel's run padded to whole 16-byte pairs of codes: panel 0 from int4 q0, panel p ending at
+// qoff[pq + p] (int4 units). Everything a block needs before its first loads, in one read (the block's
+// chain of dependent global reads is part of what bounds small jobs).
 struct alignas(16) TileJob {
   int row, c0, k, m;  // the job's first row (batch numbering), X's first column, X's k and m
   int r0, bm, q0, q1;
-  int pq;  // k > kTilePanel: the job's panel offsets in qoff (one past each panel's end after the first)
+  int pq;  // MP: the job's panel ends in qoff
 };
 
 // Grid: jobs x chunks (chunk fastest, so the blocks that share a job's A rows run together); a chunk
-// is `per` consecutive column tiles. apos[q]: where the q-th nonzero in tile order goes in its job's
-// dense tile ((row - r0) * apitch + column - panel start), asrc[q]: its index in val where the job is
-// wider than a panel (tile order is then not CSR order); both made on the host in setup.
+// is `per` consecutive column tiles. aidx: apos (one panel: where the q-th nonzero goes in its job's
+// dense tile, (row - r0) * apitch + column) or, MP, the int2 codes {place - panel start, index in
+// val}; both made on the host in setup. MP kernels scatter a panel with cp.async (4- and 8-byte values;
+// 16-bit values are loaded and stored): a refill used to be a chain of dependent loads (code, then value)
+// a few nonzeros at a time, 40 % of the stall samples of the dense-ish multi-panel cells.
 // f32 row-major 32- and 64-row jobs: at most 64 registers, so that 8 blocks fit an SM where shared memory
 // allows (unbounded, the unrolled tile loop took 72-80 and row-major d48 cells lost 8-10 %; column-major
 // f32 measured slower with the bound). The 32-row kernel spills 36 bytes under it: docs/spmm-notes.md.
-template <typename T, Layout L, int BM>
-__global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::Row && BM >= 32) ? 8 : 0)
-    tile_kernel(const TileJob* __restrict__ jobs, const int* __restrict__ apos, const int* __restrict__ asrc, const int* __restrict__ qoff,
-                const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per) {
+template <typename T, Layout L, int BM, bool MP>
+__global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::Row && BM >= 32 && !MP) ? 8 : 0)
+    tile_kernel(const TileJob* __restrict__ jobs, const int* __restrict__ aidx, const int* __restrict__ qoff,
+                const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per,
+                int ksplit, acc_t<T>* __restrict__ part, int* __restrict__ arrivals) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   using Op = TileMma<T>;
   using A_t = acc_t<T>;
@@ -237,14 +250,21 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
   const int ap = g.apitch, bp = g.bpitch, cp = g.cpitch;
 
   const int nchunks = (nct + per - 1) / per;
-  const int jb = blockIdx.x / nchunks, chunk = blockIdx.x - jb * nchunks;
+  const int split = MP ? int(blockIdx.x % ksplit) : 0, bid = MP ? int(blockIdx.x / ksplit) : int(blockIdx.x);
+  const int jb = bid / nchunks, chunk = bid - jb * nchunks;
   const TileJob job = jobs[jb];
   const int m = job.m, r0 = job.r0, bm = job.bm, c0 = job.c0, k = job.k;
   const int ct0 = chunk * per, ct1 = min(nct, ct0 + per);
   if (ct0 >= ct1) return;  // uniform over the block: before any barrier
   const int nk = max(1, (k + kTileK - 1) / kTileK);
   constexpr int PC = kTilePanel / kTileK;  // chunks a panel
-  const bool multi = k > kTilePanel;       // uniform over the block
+  // MP, ksplit > 1 (grids under a wave): the block takes panels p0 .. p1 of its job's k, and the column
+  // tile's partial sums meet in `part` (see the column tile's end); kc0 .. kc1: its chunks (one-panel: all).
+  const int np = (k + kTilePanel - 1) / kTilePanel;
+  const int p0 = MP ? split * np / ksplit : 0, p1 = MP ? (split + 1) * np / ksplit : 1;
+  const int kc0 = MP ? p0 * PC : 0, kc1 = MP ? min(nk, p1 * PC) : nk;
+  const bool multi = MP && k > kTilePanel;  // uniform over the block
+  constexpr bool kAsyncFill = MP && sizeof(T) >= 4 && kStages == 2;  // see the refill in the chunk loop
   const T* Bi = B + int64_t(c0) * nb;
   T* Ci = C + int64_t(job.row - r0) * nb;  // C_i: X's rows, in C's layout
   // 16-byte copies where every address of the B_i chunk is a multiple of 16 bytes (cudaMalloc'd base).
@@ -278,19 +298,21 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
         if (j >= wc) continue;
         T* d = st + j * bp + r;
         const T* src = Bi + int64_t(j0 + j) * k + k0 + r;
-        if (vecB && r + V <= kr) cp_async16(d, src);
-        else
+        if (vecB && r + V <= kr) {
+          cp_async16(d, src);
+        } else {
 #pragma unroll
           for (int x = 0; x < V; ++x) d[x] = r + x < kr ? src[x] : T(0);
+        }
       }
     }
   };
-  // Chunks in order: (ct0, 0), (ct0, 1), ..., (ct0 + 1, 0), ...; `ic`/`ik`: the next one to issue.
-  int ic = ct0, ik = 0, is = 0;
+  // Chunks in order: (ct0, kc0), (ct0, kc0 + 1), ..., (ct0 + 1, kc0), ...; `ic`/`ik`: the next one to issue.
+  int ic = kc0 < kc1 ? ct0 : ct1, ik = kc0, is = 0;
   auto issue_next = [&]() {
     if (ic < ct1) {
       issue(ic, ik, Bs + size_t(is) * g.stage);
-      if (++ik == nk) { ik = 0; ++ic; }
+      if (++ik == kc1) { ik = kc0; ++ic; }
       is = is + 1 == kStages ? 0 : is + 1;
     }
     cp_async_commit();
@@ -300,28 +322,70 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
 
   // Panel p of the job's rows of A, dense (the whole of them where k <= kTilePanel): the first
   // nonzeros' loads go out before the tile is zeroed, so that their latency overlaps it and the
-  // barrier. The caller makes sure nobody still reads the tile, and syncs before it is read.
-  auto fill = [&](int p) {
-    const int q0 = multi ? (p ? __ldg(qoff + job.pq + p - 1) : job.q0) : job.q0;
-    const int q1 = multi ? __ldg(qoff + job.pq + p) : job.q1;
-    auto src = [&](int q) { return multi ? __ldg(asrc + q) : q; };
-    constexpr int PF = 4;
-    T v[PF];
-    int pos[PF];
-#pragma unroll
-    for (int i = 0; i < PF; ++i) {
-      const int q = q0 + threadIdx.x + i * kTileThreads;
-      if (q < q1) { v[i] = __ldg(val + src(q)); pos[i] = __ldg(apos + q); }
-    }
+  // barrier. The caller makes sure nobody still reads the tile, and syncs before it is read (after
+  // waiting for the copies where the scatter is cp.async).
+  auto zero_a = [&]() {
     const int n16 = BM * ap / V;
     for (int e = threadIdx.x; e < n16; e += kTileThreads) reinterpret_cast<VecT<T, V>*>(As)[e] = VecT<T, V>{};
-    __syncthreads();
-#pragma unroll
-    for (int i = 0; i < PF; ++i)
-      if (q0 + threadIdx.x + i * kTileThreads < q1) As[pos[i]] = v[i];
-    for (int q = q0 + threadIdx.x + PF * kTileThreads; q < q1; q += kTileThreads) As[__ldg(apos + q)] = __ldg(val + src(q));
   };
-  fill(0);
+  auto fill = [&](int p) {
+    constexpr int PF = 4;
+    if constexpr (MP) {
+      // Code pairs, 16 bytes a load; the first PF loads a thread go out before the tile is zeroed.
+      const int e0 = p ? __ldg(qoff + job.pq + p - 1) : job.q0, e1 = __ldg(qoff + job.pq + p);
+      const int4* cw = reinterpret_cast<const int4*>(aidx);
+      int4 w[PF];
+#pragma unroll
+      for (int i = 0; i < PF; ++i) {
+        const int e = e0 + threadIdx.x + i * kTileThreads;
+        w[i] = e < e1 ? __ldg(cw + e) : make_int4(0, -1, 0, -1);
+      }
+      T v[kAsyncFill ? 1 : 2 * PF];  // loaded values: their loads go out before the tile is zeroed too
+      if constexpr (!kAsyncFill) {  // (braces: a pragma there would be the if's whole body)
+#pragma unroll
+        for (int i = 0; i < PF; ++i) {
+          v[2 * i] = w[i].y >= 0 ? __ldg(val + w[i].y) : T(0);
+          v[2 * i + 1] = w[i].w >= 0 ? __ldg(val + w[i].w) : T(0);
+        }
+      }
+      zero_a();
+      __syncthreads();
+      auto put = [&](int pos, int src) {
+        if (src < 0) return;  // padding
+        if constexpr (kAsyncFill) cp_async_val(As + pos, val + src);
+        else As[pos] = __ldg(val + src);
+      };
+#pragma unroll
+      for (int i = 0; i < PF; ++i) {
+        if constexpr (kAsyncFill) put(w[i].x, w[i].y), put(w[i].z, w[i].w);
+        else {
+          if (w[i].y >= 0) As[w[i].x] = v[2 * i];
+          if (w[i].w >= 0) As[w[i].z] = v[2 * i + 1];
+        }
+      }
+      for (int e = e0 + threadIdx.x + PF * kTileThreads; e < e1; e += kTileThreads) {
+        const int4 x = __ldg(cw + e);
+        put(x.x, x.y), put(x.z, x.w);
+      }
+    } else {
+      const int q0 = job.q0, q1 = job.q1;
+      T v[PF];
+      int pos[PF];
+#pragma unroll
+      for (int i = 0; i < PF; ++i) {
+        const int q = q0 + threadIdx.x + i * kTileThreads;
+        if (q < q1) { v[i] = __ldg(val + q); pos[i] = __ldg(aidx + q); }
+      }
+      zero_a();
+      __syncthreads();
+#pragma unroll
+      for (int i = 0; i < PF; ++i)
+        if (q0 + threadIdx.x + i * kTileThreads < q1) As[pos[i]] = v[i];
+      for (int q = q0 + threadIdx.x + PF * kTileThreads; q < q1; q += kTileThreads) As[__ldg(aidx + q)] = __ldg(val + q);
+    }
+  };
+  if (kc0 < kc1) fill(kc0 / PC);  // uniform
+  if (kAsyncFill) cp_async_commit();  // 2 stages: the first chunk's wait (wait_group 0) takes it too
 
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, gq = lane >> 2, tq = lane & 3;
   const int strip = warp / WC, cg = warp % WC;
@@ -339,17 +403,25 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
     const int j0 = ct * BN, wc = min(BN, nb - j0);
     const int nt = min(NT, (wc - cg * WN + 7) / 8);  // this warp's n8 tiles with columns below nb (uniform)
     const bool active = strip * 16 < bm && nt > 0;
-    for (int kc = 0; kc < nk; ++kc) {
+    for (int kc = kc0; kc < kc1; ++kc) {
       cp_async_wait<kStages - 2>();  // the chunk in hand has landed (this thread's copies)
       __syncthreads();                   // everyone's copies, and everyone is done with the previous chunk's stage
-      issue_next();
-      const T* st = Bs + size_t(cs) * g.stage;
-      cs = cs + 1 == kStages ? 0 : cs + 1;
       // A wider than a panel: the chunk starts a panel (the barrier above: nobody reads the last one).
-      if (multi && kc % PC == 0 && (kc > 0 || ct > ct0)) {
+      // The async scatter goes out before the next chunk's copies, as a group of its own, so that the
+      // wait for it (all but the newest group) leaves that chunk in flight.
+      const bool refill = multi && kc % PC == 0 && (kc > kc0 || ct > ct0);
+      if (kAsyncFill && refill) {
         fill(kc / PC);
+        cp_async_commit();
+      }
+      issue_next();
+      if (refill) {
+        if constexpr (kAsyncFill) cp_async_wait<1>();
+        else fill(kc / PC);
         __syncthreads();
       }
+      const T* st = Bs + size_t(cs) * g.stage;
+      cs = cs + 1 == kStages ? 0 : cs + 1;
       const int k0 = kc * kTileK, kend = min(kTileK, max(k - k0, 0));
       if (!active) continue;
       const T* Ak = Aw + (kc % PC) * kTileK;
@@ -391,7 +463,45 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
         default: steps(std::integral_constant<int, 4>{});
       }
     }
-    // The column tile is done.
+    // The column tile is done. Split k: every block stores its partial sums (a thread's in strided
+    // slots, coalesced), and the last of the tile's blocks to arrive adds them all, in split order (the
+    // sum does not depend on who is last), stores C and resets the tile's count for the next launch.
+    if constexpr (MP) {
+      if (ksplit > 1) {
+        __shared__ int last;
+        const int64_t tile = int64_t(jb) * nct + ct;
+        constexpr int NA = NT * 4;
+        A_t* mine = part + (tile * ksplit + split) * (NA * kTileThreads) + threadIdx.x;
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) mine[(j * 4 + e) * kTileThreads] = acc[j][e];
+        __threadfence();
+        __syncthreads();
+        if (threadIdx.x == 0) {
+          last = atomicAdd(arrivals + tile, 1) == ksplit - 1;
+          if (last) arrivals[tile] = 0;
+        }
+        __syncthreads();
+        if (!last) {
+#pragma unroll
+          for (int j = 0; j < NT; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
+          continue;
+        }
+        __threadfence();
+        const A_t* all = part + tile * ksplit * (NA * kTileThreads) + threadIdx.x;
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            A_t sum = A_t(0);
+            for (int q = 0; q < ksplit; ++q) sum += q == split ? acc[j][e] : __ldcg(all + (q * NA + j * 4 + e) * kTileThreads);
+            acc[j][e] = sum;
+          }
+      }
+    }
     if (direct) {
       // C straight from the accumulators: a lane holds two adjacent columns of rows g and g + 8; a
       // quad's store covers 8 columns of a row (row-major), a warp's 8 consecutive rows of a column.
