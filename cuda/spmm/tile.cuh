@@ -225,9 +225,10 @@ struct alignas(16) TileJob {
 // val}; both made on the host in setup. MP kernels scatter a panel with cp.async (4- and 8-byte values;
 // 16-bit values are loaded and stored): a refill used to be a chain of dependent loads (code, then value)
 // a few nonzeros at a time, 40 % of the stall samples of the dense-ish multi-panel cells.
-// f32 row-major 32- and 64-row jobs: at most 64 registers, so that 8 blocks fit an SM where shared memory
-// allows (unbounded, the unrolled tile loop took 72-80 and row-major d48 cells lost 8-10 %; column-major
-// f32 measured slower with the bound). The 32-row kernel spills 36 bytes under it: docs/spmm-notes.md.
+// f32 row-major one-panel 32- and 64-row jobs: at most 64 registers, so that 8 blocks fit an SM where
+// shared memory allows (unbounded, the unrolled tile loop took 72-80 and row-major d48 cells lost 8-10 %;
+// column-major f32 measured slower with the bound). Under it ptxas spills a few bytes, and which kernel
+// moves with unrelated edits (9063514: the 32-row one 36 bytes; 09aca9d: the 64-row one 4): docs/spmm-notes.md.
 template <typename T, Layout L, int BM, bool MP>
 __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::Row && BM >= 32 && !MP) ? 8 : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const int* __restrict__ aidx, const int* __restrict__ qoff,
