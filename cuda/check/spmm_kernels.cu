@@ -14,7 +14,6 @@ namespace spb {
   template __global__ void swa_coo_shared_kernel<T, L>(BatchView<T>, int, int, int, int); \
   template __global__ void csr_vec_kernel<T, L, 1>(BatchView<T>, int, unsigned);         \
   template __global__ void tf_sparse_dense_kernel<T, L>(BatchView<T>, int);               \
-  template __global__ void staged_kernel<T, L, 1>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int); \
   template __global__ void tile_kernel<T, L, 16, false>(const TileJob*, const int*, const int*, const T*, const T*, T*, int, int, int, int, int, acc_t<T>*, int*); \
   template __global__ void tile_kernel<T, L, 16, true>(const TileJob*, const int*, const int*, const T*, const T*, T*, int, int, int, int, int, acc_t<T>*, int*); \
   template __global__ void tile_kernel<T, L, 32, false>(const TileJob*, const int*, const int*, const T*, const T*, T*, int, int, int, int, int, acc_t<T>*, int*); \
@@ -29,8 +28,15 @@ SPB_COL(float, 0)
 SPB_COL(float, 3)
 SPB_COL(double, 0)
 SPB_COL(double, 8)
-template __global__ void staged_kernel<float, Layout::Row, 4>(const int*, const int*, const int*, const int*, const float*, const float*, float*, int, int, int);
-template __global__ void staged_kernel<double, Layout::Row, 2>(const int*, const int*, const int*, const int*, const double*, const double*, double*, int, int, int);
+#define SPB_STAGED(T, V) template __global__ void staged_row_kernel<T, V>(const int*, const int*, const int*, const StagedNz<T>*, const T*, T*, int, int, int, int);
+#define SPB_STAGED_COL(T) template __global__ void staged_col_kernel<T>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int);
+SPB_STAGED(float, 1)
+SPB_STAGED(float, 2)
+SPB_STAGED(float, 4)
+SPB_STAGED(double, 1)
+SPB_STAGED(double, 2)
+SPB_STAGED_COL(float)
+SPB_STAGED_COL(double)
 SPB_INST(float, Layout::Row)
 SPB_INST(float, Layout::Col)
 SPB_INST(double, Layout::Row)
@@ -51,12 +57,16 @@ template __global__ void csr_flat_kernel<double, 2, 2>(const int*, const int*, c
   SPB_COL(T, 8)                                                                                                          \
   template __global__ void csr_vec_kernel<T, Layout::Row, 8>(BatchView<T>, int, unsigned);                               \
   template __global__ void csr_flat_kernel<T, 8, 2>(const int*, const int*, const T*, const T*, T*, int, int, unsigned); \
-  template __global__ void staged_kernel<T, Layout::Row, 8>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int);
+  SPB_STAGED(T, 1)                                                                                                       \
+  SPB_STAGED(T, 8)                                                                                                       \
+  SPB_STAGED_COL(T)
 SPB_HALF(__half)
 SPB_HALF(__nv_bfloat16)
 #undef SPB_HALF
 #undef SPB_INST
 #undef SPB_COL
+#undef SPB_STAGED
+#undef SPB_STAGED_COL
 // Host wrappers too (they hold the launch logic).
 #define SPB_HOST(T)                  \
   template class SwaCooGlobal<T>;    \

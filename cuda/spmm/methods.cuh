@@ -479,53 +479,101 @@ inline BlockCols block_columns(int nb, int batch, int step, F bytes, const Devic
   return b;
 }
 
-// Ours: batched-staged (see staged_kernel), both layouts: a thread block per (matrix, column block),
-// column blocks from block_columns (recorded in info). Nothing to launch on empty batches.
+// Ours: batched-staged (staged.cuh), both layouts: a thread block per (matrix, column block).
+// Row-major: V = the widest vector (up to 16 bytes) that divides nb, G = 2^lg lanes a row, as many as
+// cover nb up to a warp, fewer while k_i rows of W = G V values and A_i's records would not leave two
+// blocks an SM or the column blocks are under 4 an SM; A as {value, column} records (made in setup).
+// Column-major: column blocks from block_columns. $SPB_SPMM_STAGED (development sweeps only) forces W;
+// the values used go to info.
 template <typename T>
 class Staged : public KernelMethod<T> {
  public:
   Staged() : KernelMethod<T>("batched-staged", "ours", DeviceBatch<T>::kCsr) {}
+  static bool fits(const HostBatch<T>& h, const DeviceInfo& dev) {
+    return h.layout == Layout::Row ? row_bytes(h, 1) <= dev.budget_for(2) : size_t(h.max_k) * 3 * sizeof(T) <= dev.budget_for(2);
+  }
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
-    if (size_t(h.max_k) * 2 * sizeof(T) > dev.budget_for(2)) return "two columns of the largest B_i do not fit the shared-memory budget";
+    if (!fits(h, dev))
+      return "a column of the largest B_i (" + std::to_string(h.max_k) + " rows)" + (h.layout == Layout::Row ? " and its A_i's nonzeros" : "") +
+             " do not fit the shared-memory budget";
     return "";
+  }
+  void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
+    KernelMethod<T>::setup(h, dev, s);
+    upload_pinned(nz_, nz_h_, s);
+  }
+  void upload(cudaStream_t s) override {
+    KernelMethod<T>::upload(s);
+    upload_pinned(nz_, nz_h_, s);
   }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
     if (h.batch == 0 || h.max_m == 0) return;
     const BatchView<T>& v = this->d_.v;
-    with_layout(h.layout, [&](auto L) {
-      constexpr Layout LL = decltype(L)::value;
-      constexpr int VM = LL == Layout::Row ? int(16 / sizeof(T)) : 1;
-      auto kernel = V_ == 1 ? staged_kernel<T, LL, 1> : staged_kernel<T, LL, VM>;
-      kernel<<<h.batch * p_, 256, smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, W_, p_);
-      CUDA_CHECK_LAUNCH();
-    });
+    if (h.layout == Layout::Col) {
+      staged_col_kernel<T><<<h.batch * p_, kStagedThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, W_, p_);
+    } else {
+      with_vec([&](auto K) { K<<<h.batch * p_, kStagedThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, nz_, v.B, v.C, v.nb, lg_, p_, rec_off_); });
+    }
+    CUDA_CHECK_LAUNCH();
   }
 
  private:
+  // Row-major shared memory for W columns: B_i's block, then the largest A_i's records (16-byte copies
+  // from the boundary before its first: up to one copy more).
+  static size_t b_bytes(const HostBatch<T>& h, int W) { return (size_t(std::max(h.max_k, 1)) * W * sizeof(T) + 15) / 16 * 16; }
+  static size_t row_bytes(const HostBatch<T>& h, int W) { return b_bytes(h, W) + (size_t(h.max_nnz) + 16 / sizeof(StagedNz<T>)) * sizeof(StagedNz<T>); }
+  template <typename F>
+  void with_vec(F&& f) const {
+    constexpr int vmax = int(16 / sizeof(T));
+    if (V_ == 1) f(staged_row_kernel<T, 1>);
+    else if (V_ == 2) f(staged_row_kernel<T, vmax >= 2 ? 2 : 1>);
+    else if (V_ == 4) f(staged_row_kernel<T, vmax >= 4 ? 4 : 1>);
+    else f(staged_row_kernel<T, vmax>);
+  }
   void plan() override {
     const HostBatch<T>& h = *this->h_;
     const DeviceInfo& dev = *this->dev_;
-    const bool row = h.layout == Layout::Row;
-    const int vmax = int(16 / sizeof(T));
-    V_ = row && h.nb % vmax == 0 ? vmax : 1;
-    auto bytes = [&](int W) { return size_t(std::max(h.max_k, 1)) * staged_pitch(W, row) * sizeof(T); };
-    if (bytes(V_) > dev.budget_for(2)) V_ = 1;
-    const BlockCols b = block_columns(h.nb, h.batch, V_, bytes, dev, "SPB_SPMM_STAGED");
-    W_ = b.W; p_ = b.p; smem_ = b.smem;
+    const char* env = std::getenv("SPB_SPMM_STAGED");
+    const int forced = env ? std::atoi(env) : 0;
+    if (h.layout == Layout::Col) {
+      auto bytes = [&](int W) { return size_t(std::max(h.max_k, 1)) * staged_col_pitch(W) * sizeof(T); };
+      const BlockCols b = block_columns(h.nb, h.batch, 1, bytes, dev, "SPB_SPMM_STAGED");
+      W_ = b.W; p_ = b.p; smem_ = b.smem;
+      allow_smem(staged_col_kernel<T>, smem_);
+    } else {
+      auto bytes = [&](int W) { return row_bytes(h, W); };
+      const size_t budget = dev.budget_for(2);
+      V_ = int(16 / sizeof(T));
+      while (V_ > 1 && h.nb % V_) V_ /= 2;
+      lg_ = 0;
+      while (lg_ < 5 && (V_ << lg_) < h.nb) ++lg_;
+      while (lg_ > 0 && bytes(V_ << lg_) > budget) --lg_;
+      while (V_ > 1 && bytes(V_) > budget) V_ /= 2;
+      while (lg_ > 0 && int64_t(h.batch) * ceil_div(h.nb, V_ << lg_) < 4ll * dev.sms) --lg_;
+      for (int l = 0; l <= 5; ++l)  // a forced W must be V 2^l lanes and fit
+        if (forced == (V_ << l) && bytes(forced) <= budget) lg_ = l;
+      W_ = V_ << lg_;
+      p_ = ceil_div(h.nb, W_);
+      smem_ = bytes(W_);
+      rec_off_ = int(b_bytes(h, W_));
+      with_vec([&](auto K) { allow_smem(K, smem_); });
+      nz_h_ = Pinned<StagedNz<T>>(size_t(h.total_nnz) + 16 / sizeof(StagedNz<T>));  // the last copy may run past the end
+      for (size_t q = size_t(h.total_nnz); q < nz_h_.n; ++q) nz_h_[q] = StagedNz<T>{T(0), 0};
+      for (int64_t q = 0; q < h.total_nnz; ++q) nz_h_[size_t(q)] = StagedNz<T>{h.val[size_t(q)], h.ci[size_t(q)]};
+      nz_ = this->mem.template alloc<StagedNz<T>>(nz_h_.n);
+      this->info_n["vec_width"] = V_;
+      this->info_n["lanes_per_row"] = 1 << lg_;
+    }
+    if (int64_t(h.batch) * p_ >= (1ll << 31)) throw std::runtime_error("batched-staged: more blocks than one grid holds");
     this->info_n["block_cols"] = W_;
     this->info_n["col_blocks"] = p_;
     this->info_n["smem_bytes"] = double(smem_);
-    with_layout(h.layout, [&](auto L) {
-      constexpr Layout LL = decltype(L)::value;
-      constexpr int VM = LL == Layout::Row ? int(16 / sizeof(T)) : 1;
-      allow_smem(staged_kernel<T, LL, 1>, smem_);
-      allow_smem(staged_kernel<T, LL, VM>, smem_);
-    });
-    this->info_n["vec_width"] = V_;
   }
-  int V_ = 1, W_ = 1, p_ = 1;
+  int V_ = 1, lg_ = 0, W_ = 1, p_ = 1, rec_off_ = 0;
   size_t smem_ = 0;
+  Pinned<StagedNz<T>> nz_h_;  // row-major: A's nonzeros as records, in CSR order
+  StagedNz<T>* nz_ = nullptr;
 };
 
 // Ours: batched-tile (see tile_kernel), both layouts, on tensor cores (sm_80 and newer). Jobs of BM
@@ -885,11 +933,17 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   if (tensor && row_len >= 32 && density >= 0.375 && h.nb <= 16)
     return {"batched-mma", "row-major, rows of >= 32 nonzeros on average, density >= 3/8, nb <= 16: bitmap slabs of A x B_i on tensor cores" + why};
   // Where the B_i of the rows in flight (32 lanes a row) pass half of L2, a B_i is evicted before its
-  // rows have read it: f64 then streams B_i once through batched-tile (spmm-wide issue-f64: 1976 vs
-  // ELL's 2654 us; a 512-column instance tied), f32 widens csr-flat's rows (measured faster than ELL).
+  // rows have read it. Short rows (<= 4 on average, A_i of >= 24 columns on average, as measured):
+  // batched-staged streams each column block of B_i once through shared memory (development sweep, f64
+  // nb 512-1024: 0.76-0.96x the time of batched-tile, 0.57-0.98x csr-flat and ELL; f32 nb 1024: 0.86x
+  // csr-flat). Longer rows: f64 with k <= 64 streams B_i through batched-tile (it beat staged by 4-25 %
+  // there; at k 96-128 it took 1.3-2x csr-flat's time), f32 widens csr-flat's rows (faster than ELL).
   const bool l2 = b_overflows_l2(b_row_bytes(h), 32, dev);
-  if (l2 && tile && sizeof(T) == 8)
-    return {"batched-tile", "row-major, f64, k <= 128, the B_i of the rows in flight pass half of L2: B_i streamed once" + why};
+  const double mean_k = h.batch ? double(h.total_cols) / h.batch : 0;
+  if (l2 && row_len <= 4 && mean_k >= 24 && Staged<T>::fits(h, dev))
+    return {"batched-staged", "row-major, rows of <= 4 nonzeros on average, A_i of >= 24 columns on average, the B_i of the rows in flight pass half of L2: column blocks of B_i streamed once through shared memory" + why};
+  if (l2 && tile && sizeof(T) == 8 && h.max_k <= 64)
+    return {"batched-tile", "row-major, f64, k <= 64, the B_i of the rows in flight pass half of L2: B_i streamed once" + why};
   if (slots && slots <= 4 && !(sizeof(T) == 4 && l2))
     return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
   return {"batched-csr-flat", "row-major, rows longer than 4 (or B_i in flight past half of L2): CSR, block-diagonal indexing" + why};
@@ -904,9 +958,10 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"5", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
           {"6", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
           {"7", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"8", "f64, k <= 128, and the B_i of the rows in flight (32 lanes a row) pass half of L2", "batched-tile"},
-          {"9", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
-          {"10", "otherwise", "batched-csr-flat"}};
+          {"8", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with its A_i's nonzeros fits shared memory", "batched-staged"},
+          {"9", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
+          {"10", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
+          {"11", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>

@@ -1,24 +1,115 @@
-// Our staged kernel (batched-staged): a thread block per (matrix, block of W columns of B). The block
+// Our staged kernels (batched-staged): a thread block per (matrix, block of W columns of B). The block
 // first copies B_i[:, j0 : j0+W] into shared memory with coalesced loads (either layout), so every
 // value of B leaves DRAM/L2 once however many rows of A_i use it, then computes C_i[:, j0 : j0+W] from
-// shared memory with A_i's rows read through L1 and writes it coalesced:
-//   row-major: adjacent threads own adjacent (V-wide) columns of one row (A's row is a broadcast),
-//   column-major: adjacent threads own adjacent rows of one column (C_i[j*m + r] consecutive).
-// Shared memory: k_i rows of W values, pitch W (row-major, vector loads) or W rounded up to an odd
-// number (column-major: lanes of different rows read different B rows; an odd pitch spreads them over
-// the banks, and the staging stores of 32 consecutive rows hit 32 different banks).
+// shared memory and writes it coalesced. Where rows are long and B_i large, the sparse kernels that
+// read B through L1 re-read it from L2 for every nonzero (L2-bound); here each nonzero costs one
+// shared-memory read of B instead.
+//   row-major (staged_row_kernel): a group of G lanes owns a row, V consecutive columns a lane (W = G V,
+//     16-byte vectors where nb allows); A_i's nonzeros, {value, column} records, are staged beside B_i
+//     and read by the whole group at one address (a broadcast), several in flight;
+//   column-major (staged_col_kernel): adjacent threads own adjacent rows of one column (C_i[j*m + r]
+//     consecutive), A's rows through L1.
+// Shared memory: k_i rows of W values, pitch W (row-major, then the records from rec_off bytes) or W rounded up to an odd number
+// (column-major: lanes of different rows read different B rows; an odd pitch spreads them over the
+// banks, and the staging stores of 32 consecutive rows hit 32 different banks).
 #pragma once
 #include "common.cuh"
 #include "vec.cuh"
+#include "async_copy.cuh"
 
 namespace spb {
 
-__host__ __device__ __forceinline__ int staged_pitch(int W, bool row) { return row ? W : (W | 1); }
+__host__ __device__ __forceinline__ int staged_col_pitch(int W) { return W | 1; }
 
-template <typename T, Layout L, int V>
-__global__ void __launch_bounds__(256) staged_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off, const int* __restrict__ rp,
-                                                     const int* __restrict__ ci, const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C,
-                                                     int nb, int W, int p) {
+// A nonzero of A as the row-major kernel reads it: value and column in one aligned shared-memory load.
+template <typename T>
+struct alignas(sizeof(T) == 8 ? 16 : 8) StagedNz {
+  T v;
+  int c;
+};
+constexpr int kStagedThreads = 256;
+
+// Row-major: lanes of a group of G = 1 << lg own V columns each of one row; 256 / G rows a block at a
+// time. nb % V == 0 (so every copied vector lies inside B's row). Columns of the last block past nb are
+// staged as nothing and never stored: the lanes that own them read shared memory nobody wrote, which
+// only reaches accumulators that are dropped. (A block taking several column blocks of its matrix, the
+// next copied into a second buffer while it computed, was 5-40 % slower on f64: the second buffer
+// halved W or the blocks an SM, and overlap between blocks was worth more: docs/spmm-notes.md.)
+template <typename T, int V>
+__global__ void __launch_bounds__(kStagedThreads) staged_row_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off,
+                                                                  const int* __restrict__ rp, const StagedNz<T>* __restrict__ nz,
+                                                                  const T* __restrict__ B, T* __restrict__ C, int nb, int lg, int p,
+                                                                  int rec_off) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  using A = acc_t<T>;
+  using Vec = VecT<T, V>;
+  T* Bs = reinterpret_cast<T*>(smem_raw);
+  const int W = V << lg;
+  const int mat = blockIdx.x / p, cb = blockIdx.x - mat * p;
+  const int j0 = cb * W, w = min(W, nb - j0);
+  const int r0 = __ldg(row_off + mat), m = __ldg(row_off + mat + 1) - r0;
+  const int c0 = __ldg(col_off + mat), k = __ldg(col_off + mat + 1) - c0;
+  if (w <= 0 || m == 0) return;  // uniform over the block: before the barrier
+  const T* Bi = B + int64_t(c0) * nb + j0;
+  T* Ci = C + int64_t(r0) * nb + j0;
+  // The matrix's records too (from the 16-byte boundary at or before its first): read from global
+  // memory, a record was a dependent L2 round trip every few nonzeros, and the kernel waited on them
+  // (f64 d128, 16 a row, nb 256: 483 -> 331 us).
+  constexpr int RV = 16 / sizeof(StagedNz<T>);  // records a 16-byte copy
+  const int qf = __ldg(rp + r0), qa = qf - qf % RV, ql = __ldg(rp + r0 + m);
+  StagedNz<T>* Rs = reinterpret_cast<StagedNz<T>*>(smem_raw + rec_off);
+  {
+    const int wv = w / V;
+    for (int idx = threadIdx.x; idx < k * wv; idx += kStagedThreads) {
+      const int r = idx / wv, jv = idx - r * wv;
+      T* d = Bs + r * W + jv * V;
+      const T* src = Bi + int64_t(r) * nb + jv * V;
+      if constexpr (sizeof(Vec) == 16) cp_async16(d, src);
+      else *reinterpret_cast<Vec*>(d) = *reinterpret_cast<const Vec*>(src);
+    }
+    for (int i = threadIdx.x * RV; qa + i < ql; i += kStagedThreads * RV) cp_async16(Rs + i, nz + qa + i);
+    cp_async_commit();
+    cp_async_wait<0>();
+  }
+  __syncthreads();
+  const int j = (threadIdx.x & ((1 << lg) - 1)) * V;
+  const T* Bl = Bs + j;
+  constexpr int U = 4;  // records (and their B vectors) in flight a lane
+  for (int r = threadIdx.x >> lg; r < m; r += kStagedThreads >> lg) {
+    A acc[V];
+#pragma unroll
+    for (int e = 0; e < V; ++e) acc[e] = A(0);
+    const int q1 = __ldg(rp + r0 + r + 1);
+    int q = __ldg(rp + r0 + r);
+    for (; q + U <= q1; q += U) {
+      T a[U];
+      int c[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) a[u] = Rs[q - qa + u].v, c[u] = Rs[q - qa + u].c;
+      Vec b[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) b[u] = *reinterpret_cast<const Vec*>(Bl + c[u] * W);
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+#pragma unroll
+        for (int e = 0; e < V; ++e) acc[e] += widen(a[u]) * widen(b[u].x[e]);
+    }
+    for (; q < q1; ++q) {
+      const T a = Rs[q - qa].v;
+      const Vec b = *reinterpret_cast<const Vec*>(Bl + Rs[q - qa].c * W);
+#pragma unroll
+      for (int e = 0; e < V; ++e) acc[e] += widen(a) * widen(b.x[e]);
+    }
+    if (j < w) store_vec<T, V>(Ci + int64_t(r) * nb + j, acc);
+  }
+}
+
+// Column-major (see the top of the file): pitch W | 1.
+template <typename T>
+__global__ void __launch_bounds__(kStagedThreads) staged_col_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off,
+                                                                  const int* __restrict__ rp, const int* __restrict__ ci,
+                                                                  const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C,
+                                                                  int nb, int W, int p) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   using A = acc_t<T>;
   T* Bs = reinterpret_cast<T*>(smem_raw);  // B stays in T (16-bit: half the shared memory); sums in A
@@ -27,47 +118,21 @@ __global__ void __launch_bounds__(256) staged_kernel(const int* __restrict__ row
   const int r0 = __ldg(row_off + mat), m = __ldg(row_off + mat + 1) - r0;
   const int c0 = __ldg(col_off + mat), k = __ldg(col_off + mat + 1) - c0;
   if (w <= 0 || m == 0) return;  // uniform over the block: before the barrier
-  const int pitch = staged_pitch(W, L == Layout::Row);
+  const int pitch = staged_col_pitch(W);
   const T* Bi = B + int64_t(c0) * nb;
   T* Ci = C + int64_t(r0) * nb;
   // Stage B_i's column block (a zero-row matrix stages nothing; its rows of C are zero).
-  if (L == Layout::Row) {
-    const int wv = w / V;  // V > 1 only when nb % V == 0 and W % V == 0, so w % V == 0
-    for (int idx = threadIdx.x; idx < k * wv; idx += blockDim.x) {
-      const int r = idx / wv, jv = idx - r * wv;
-      *reinterpret_cast<VecT<T, V>*>(Bs + r * pitch + jv * V) = *reinterpret_cast<const VecT<T, V>*>(Bi + int64_t(r) * nb + j0 + jv * V);
-    }
-  } else {
-    for (int idx = threadIdx.x; idx < k * w; idx += blockDim.x) {
-      const int j = idx / k, r = idx - j * k;
-      Bs[r * pitch + j] = Bi[int64_t(j0 + j) * k + r];
-    }
+  for (int idx = threadIdx.x; idx < k * w; idx += kStagedThreads) {
+    const int j = idx / k, r = idx - j * k;
+    Bs[r * pitch + j] = Bi[int64_t(j0 + j) * k + r];
   }
   __syncthreads();
-  if (L == Layout::Row) {
-    const int wv = w / V;
-    for (int idx = threadIdx.x; idx < m * wv; idx += blockDim.x) {
-      const int r = idx / wv, jv = idx - r * wv;
-      A acc[V];
-#pragma unroll
-      for (int e = 0; e < V; ++e) acc[e] = A(0);
-      const int q1 = __ldg(rp + r0 + r + 1);
-      for (int q = __ldg(rp + r0 + r); q < q1; ++q) {
-        const A a = widen(__ldg(val + q));
-        const VecT<T, V> b = *reinterpret_cast<const VecT<T, V>*>(Bs + __ldg(ci + q) * pitch + jv * V);
-#pragma unroll
-        for (int e = 0; e < V; ++e) acc[e] += a * widen(b.x[e]);
-      }
-      store_vec<T, V>(Ci + int64_t(r) * nb + j0 + jv * V, acc);
-    }
-  } else {
-    for (int idx = threadIdx.x; idx < m * w; idx += blockDim.x) {
-      const int j = idx / m, r = idx - j * m;
-      A acc = A(0);
-      const int q1 = __ldg(rp + r0 + r + 1);
-      for (int q = __ldg(rp + r0 + r); q < q1; ++q) acc += widen(__ldg(val + q)) * widen(Bs[__ldg(ci + q) * pitch + j]);
-      Ci[int64_t(j0 + j) * m + r] = narrow<T>(acc);
-    }
+  for (int idx = threadIdx.x; idx < m * w; idx += kStagedThreads) {
+    const int j = idx / m, r = idx - j * m;
+    A acc = A(0);
+    const int q1 = __ldg(rp + r0 + r + 1);
+    for (int q = __ldg(rp + r0 + r); q < q1; ++q) acc += widen(__ldg(val + q)) * widen(Bs[__ldg(ci + q) * pitch + j]);
+    Ci[int64_t(j0 + j) * m + r] = narrow<T>(acc);
   }
 }
 

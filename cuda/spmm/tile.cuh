@@ -21,6 +21,7 @@
 #include "../common/half_types.cuh"
 #include "common.cuh"
 #include "vec.cuh"
+#include "async_copy.cuh"
 
 namespace spb {
 
@@ -79,10 +80,6 @@ struct TileGeom {
 };
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-__device__ __forceinline__ void cp_async16(void* dst, const void* src) {
-  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(d), "l"(src));
-}
 // ldmatrix: four 8 x 8 matrices of 16-bit values (or 8 x 4 of 32-bit ones), a lane giving the address of
 // one matrix row (lanes 8i .. 8i + 7: matrix i) and receiving, of each matrix, row lane / 4, values
 // 2 (lane % 4) and + 1; .trans gives the transposed matrices. One instruction for what was 4-16 loads.
@@ -102,10 +99,6 @@ __device__ __forceinline__ void cp_async_val(T* dst, const T* src) {
   const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(int(sizeof(T))));
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_async_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
-
 // One value type's tensor-core step on a 16 x 8 tile of C (c[0..1]: row g, columns 2t, 2t+1; c[2..3]:
 // row g + 8), g = lane / 4, t = lane % 4, K of A's columns at a time, fragments read from shared memory
 // (A row-major with pitch ap; B row-major (k rows) or column-major with pitch bp). kPair (16-bit):

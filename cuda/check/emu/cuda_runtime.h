@@ -28,6 +28,9 @@ inline cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t = null
 inline cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* p, int) { *p = nullptr; return 0; }
 inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t, cudaMemPoolAttr, void*) { return 0; }
 struct int4 { int x, y, z, w; };
+struct int2 { int x, y; };
+inline double __hiloint2double(int hi, int lo) { long long b = (long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo); double d; std::memcpy(&d, &b, 8); return d; }
+inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; }
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 struct dim3 { unsigned x = 1, y = 1, z = 1; dim3() = default; dim3(unsigned a, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
 inline thread_local dim3 threadIdx, blockIdx;
@@ -48,20 +51,32 @@ using std::max;
 namespace spb { alignas(16) inline unsigned char emu_smem[2 * 1024 * 1024]; }
 #define smem_raw emu_smem
 // Runs a grid: blocks one after another; a block's threads as std::threads (threaded = the kernel
-// has barriers) or one after another.
+// has barriers: block.x threads made once, meeting at a barrier between blocks) or one after another.
 inline void emu_launch(dim3 grid, dim3 block, bool threaded, const std::function<void()>& body) {
   gridDim = grid; blockDim = block;
-  for (unsigned by = 0; by < grid.y; ++by)
-    for (unsigned bx = 0; bx < grid.x; ++bx) {
-      std::memset(spb::emu_smem, 0xA5, sizeof spb::emu_smem);  // stale shared memory: garbage
-      if (!threaded) {
+  auto stale = [] { std::memset(spb::emu_smem, 0xA5, sizeof spb::emu_smem); };  // stale shared memory: garbage
+  if (!threaded) {
+    for (unsigned by = 0; by < grid.y; ++by)
+      for (unsigned bx = 0; bx < grid.x; ++bx) {
+        stale();
         for (unsigned t = 0; t < block.x; ++t) { blockIdx = dim3(bx, by); threadIdx = dim3(t); body(); }
-        continue;
       }
-      std::barrier<> bar(block.x);
-      emu_bar = &bar;
-      std::vector<std::thread> th;
-      for (unsigned t = 0; t < block.x; ++t) th.emplace_back([&, t] { blockIdx = dim3(bx, by); threadIdx = dim3(t); body(); });
-      for (auto& x : th) x.join();
-    }
+    return;
+  }
+  std::barrier<> bar(block.x);
+  emu_bar = &bar;
+  std::vector<std::thread> th;
+  for (unsigned t = 0; t < block.x; ++t)
+    th.emplace_back([&, t] {
+      threadIdx = dim3(t);
+      for (unsigned by = 0; by < grid.y; ++by)
+        for (unsigned bx = 0; bx < grid.x; ++bx) {
+          if (t == 0) stale();
+          bar.arrive_and_wait();  // nobody starts the block before its shared memory is garbage again
+          blockIdx = dim3(bx, by);
+          body();
+          bar.arrive_and_wait();  // nor leaves it while another thread is still in it
+        }
+    });
+  for (auto& x : th) x.join();
 }

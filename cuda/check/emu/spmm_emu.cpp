@@ -105,25 +105,45 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
       go(std::integral_constant<int, 6>(), std::integral_constant<int, 1>(), gy);
     }
   }
-  // staged, both layouts: W in several sizes (V = 16/sizeof(T) row-major when nb allows)
-  const bool row = !colmajor;
+  // staged: column-major with W in several sizes; row-major with every vector width that divides nb and
+  // groups of 1, 4 and 32 lanes a row (W = V 2^lg)
   const int vmax = 16 / sizeof(T);
-  for (int W : {1, 4, 8, 12, 64, nb}) {
-    for (int V : {1, vmax}) {
-      if (!row && V > 1) continue;
-      if (V > 1 && (nb % V || W % V)) continue;
+  if (colmajor) {
+    for (int W : {1, 12, nb}) {
       const int p = (nb + W - 1) / W;
       std::fill(C.begin(), C.end(), T(NAN));
-      emu_launch(dim3(batch * p), dim3(64), true, [&] {
-        if (row && V > 1) staged_kernel<T, Layout::Row, 16 / sizeof(T)>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
-        else if (row) staged_kernel<T, Layout::Row, 1>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
-        else staged_kernel<T, Layout::Col, 1>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
+      emu_launch(dim3(batch * p), dim3(kStagedThreads), true, [&] {
+        staged_col_kernel<T>(b.row_off.data(), b.col_off.data(), b.rp.data(), b.ci.data(), val.data(), B.data(), C.data(), nb, W, p);
       });
-      char w[64]; std::snprintf(w, sizeof w, "staged %s W=%d V=%d", row ? "row" : "col", W, V);
+      char w[64]; std::snprintf(w, sizeof w, "staged col W=%d", W);
       check(w);
       ++ncfg;
     }
+    return bad;
   }
+  std::vector<StagedNz<T>> nz(val.size() + 2, StagedNz<T>{T(0), 0});  // the last 16-byte copy may run past the end
+  for (size_t q = 0; q < val.size(); ++q) nz[q] = StagedNz<T>{val[q], b.ci[q]};
+  int kmax = 1, nzmax = 0;
+  for (int i = 0; i < batch; ++i) kmax = std::max(kmax, b.k[i]), nzmax = std::max(nzmax, b.rp[b.row_off[i + 1]] - b.rp[b.row_off[i]]);
+  auto row = [&](auto vc) {
+    constexpr int V = decltype(vc)::value;
+    if (V > vmax || nb % V) return;
+    for (int lg : {0, 2, 5}) {
+      const int W = V << lg, p = (nb + W - 1) / W, rec_off = (kmax * W * int(sizeof(T)) + 15) / 16 * 16;
+      if (rec_off + (nzmax + 2) * sizeof(StagedNz<T>) > sizeof emu_smem) continue;
+      std::fill(C.begin(), C.end(), T(NAN));
+      emu_launch(dim3(batch * p), dim3(kStagedThreads), true, [&] {
+        staged_row_kernel<T, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off);
+      });
+      char w[64]; std::snprintf(w, sizeof w, "staged row V=%d lanes=%d", V, 1 << lg);
+      check(w);
+      ++ncfg;
+    }
+  };
+  row(std::integral_constant<int, 1>());
+  row(std::integral_constant<int, 2>());
+  row(std::integral_constant<int, 4>());
+  row(std::integral_constant<int, 8>());
   return bad;
 }
 
