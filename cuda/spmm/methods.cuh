@@ -482,7 +482,8 @@ inline BlockCols block_columns(int nb, int batch, int step, F bytes, const Devic
 // Ours: batched-staged (staged.cuh), both layouts: a thread block per (matrix, column block).
 // Row-major: V = the widest vector (up to 16 bytes) that divides nb, G = 2^lg lanes a row, as many as
 // cover nb up to a warp, fewer while k_i rows of W = G V values and A_i's records would not leave two
-// blocks an SM or the column blocks are under 4 an SM; A as {value, column} records (made in setup).
+// blocks an SM or the column blocks are under 4 an SM; A as {value, column} records (made in setup),
+// staged a run of rows at a time where a matrix's do not fit beside B_i's block.
 // Column-major: column blocks from block_columns. $SPB_SPMM_STAGED (development sweeps only) forces W;
 // the values used go to info.
 template <typename T>
@@ -490,11 +491,11 @@ class Staged : public KernelMethod<T> {
  public:
   Staged() : KernelMethod<T>("batched-staged", "ours", DeviceBatch<T>::kCsr) {}
   static bool fits(const HostBatch<T>& h, const DeviceInfo& dev) {
-    return h.layout == Layout::Row ? row_bytes(h, 1) <= dev.budget_for(2) : size_t(h.max_k) * 3 * sizeof(T) <= dev.budget_for(2);
+    return h.layout == Layout::Row ? row_bytes(h, 1, min_records(h)) <= dev.budget_for(2) : size_t(h.max_k) * 3 * sizeof(T) <= dev.budget_for(2);
   }
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
     if (!fits(h, dev))
-      return "a column of the largest B_i (" + std::to_string(h.max_k) + " rows)" + (h.layout == Layout::Row ? " and its A_i's nonzeros" : "") +
+      return "a column of the largest B_i (" + std::to_string(h.max_k) + " rows)" + (h.layout == Layout::Row ? " and the longest row's nonzeros" : "") +
              " do not fit the shared-memory budget";
     return "";
   }
@@ -513,16 +514,24 @@ class Staged : public KernelMethod<T> {
     if (h.layout == Layout::Col) {
       staged_col_kernel<T><<<h.batch * p_, kStagedThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, W_, p_);
     } else {
-      with_vec([&](auto K) { K<<<h.batch * p_, kStagedThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, nz_, v.B, v.C, v.nb, lg_, p_, rec_off_); });
+      with_vec([&](auto K) { K<<<h.batch * p_, kStagedThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, nz_, v.B, v.C, v.nb, lg_, p_, rec_off_, cap_); });
     }
     CUDA_CHECK_LAUNCH();
   }
 
  private:
-  // Row-major shared memory for W columns: B_i's block, then the largest A_i's records (16-byte copies
-  // from the boundary before its first: up to one copy more).
+  // Row-major shared memory for W columns: B_i's block, then room for `cap` records. All of the largest
+  // A_i's (16-byte copies from the boundary before its first: up to one copy more) where they fit; at
+  // least the longest row's (and two copies' slack) for the kernel's runs of rows.
+  static constexpr int kRV = int(16 / sizeof(StagedNz<T>));
   static size_t b_bytes(const HostBatch<T>& h, int W) { return (size_t(std::max(h.max_k, 1)) * W * sizeof(T) + 15) / 16 * 16; }
-  static size_t row_bytes(const HostBatch<T>& h, int W) { return b_bytes(h, W) + (size_t(h.max_nnz) + 16 / sizeof(StagedNz<T>)) * sizeof(StagedNz<T>); }
+  static size_t row_bytes(const HostBatch<T>& h, int W, size_t cap) { return b_bytes(h, W) + cap * sizeof(StagedNz<T>); }
+  static size_t all_records(const HostBatch<T>& h) { return size_t(h.max_nnz) + kRV; }
+  static size_t min_records(const HostBatch<T>& h) {
+    int longest = 0;
+    for (int64_t r = 0; r < h.total_rows; ++r) longest = std::max(longest, h.rp[size_t(r + 1)] - h.rp[size_t(r)]);
+    return std::min(all_records(h), size_t(longest) + 2 * kRV);
+  }
   template <typename F>
   void with_vec(F&& f) const {
     constexpr int vmax = int(16 / sizeof(T));
@@ -542,8 +551,10 @@ class Staged : public KernelMethod<T> {
       W_ = b.W; p_ = b.p; smem_ = b.smem;
       allow_smem(staged_col_kernel<T>, smem_);
     } else {
-      auto bytes = [&](int W) { return row_bytes(h, W); };
       const size_t budget = dev.budget_for(2);
+      // All of the records where a column of B_i fits with them, else the fewest the kernel can take.
+      const size_t want = row_bytes(h, 1, all_records(h)) <= budget ? all_records(h) : min_records(h);
+      auto bytes = [&](int W) { return row_bytes(h, W, want); };
       V_ = int(16 / sizeof(T));
       while (V_ > 1 && h.nb % V_) V_ /= 2;
       lg_ = 0;
@@ -555,10 +566,12 @@ class Staged : public KernelMethod<T> {
         if (forced == (V_ << l) && bytes(forced) <= budget) lg_ = l;
       W_ = V_ << lg_;
       p_ = ceil_div(h.nb, W_);
-      smem_ = bytes(W_);
       rec_off_ = int(b_bytes(h, W_));
+      cap_ = int(std::min(all_records(h), (budget - b_bytes(h, W_)) / sizeof(StagedNz<T>)));  // the rest of the budget
+      smem_ = row_bytes(h, W_, size_t(cap_));
+      this->info_n["record_runs"] = size_t(cap_) < all_records(h) ? 1 : 0;
       with_vec([&](auto K) { allow_smem(K, smem_); });
-      nz_h_ = Pinned<StagedNz<T>>(size_t(h.total_nnz) + 16 / sizeof(StagedNz<T>));  // the last copy may run past the end
+      nz_h_ = Pinned<StagedNz<T>>(size_t(h.total_nnz) + kRV);  // the last copy may run past the end
       for (size_t q = size_t(h.total_nnz); q < nz_h_.n; ++q) nz_h_[q] = StagedNz<T>{T(0), 0};
       for (int64_t q = 0; q < h.total_nnz; ++q) nz_h_[size_t(q)] = StagedNz<T>{h.val[size_t(q)], h.ci[size_t(q)]};
       nz_ = this->mem.template alloc<StagedNz<T>>(nz_h_.n);
@@ -570,7 +583,7 @@ class Staged : public KernelMethod<T> {
     this->info_n["col_blocks"] = p_;
     this->info_n["smem_bytes"] = double(smem_);
   }
-  int V_ = 1, lg_ = 0, W_ = 1, p_ = 1, rec_off_ = 0;
+  int V_ = 1, lg_ = 0, W_ = 1, p_ = 1, rec_off_ = 0, cap_ = 0;
   size_t smem_ = 0;
   Pinned<StagedNz<T>> nz_h_;  // row-major: A's nonzeros as records, in CSR order
   StagedNz<T>* nz_ = nullptr;
@@ -958,7 +971,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"5", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
           {"6", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
           {"7", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"8", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with its A_i's nonzeros fits shared memory", "batched-staged"},
+          {"8", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
           {"9", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
           {"10", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
           {"11", "otherwise", "batched-csr-flat"}};

@@ -30,7 +30,7 @@ struct alignas(sizeof(T) == 8 ? 16 : 8) StagedNz {
 constexpr int kStagedThreads = 256;
 
 // Row-major: lanes of a group of G = 1 << lg own V columns each of one row; 256 / G rows a block at a
-// time. nb % V == 0 (so every copied vector lies inside B's row). Columns of the last block past nb are
+// time; `cap` records of A_i in shared memory from rec_off bytes. nb % V == 0 (so every copied vector lies inside B's row). Columns of the last block past nb are
 // staged as nothing and never stored: the lanes that own them read shared memory nobody wrote, which
 // only reaches accumulators that are dropped. (A block taking several column blocks of its matrix, the
 // next copied into a second buffer while it computed, was 5-40 % slower on f64: the second buffer
@@ -39,7 +39,7 @@ template <typename T, int V>
 __global__ void __launch_bounds__(kStagedThreads) staged_row_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off,
                                                                   const int* __restrict__ rp, const StagedNz<T>* __restrict__ nz,
                                                                   const T* __restrict__ B, T* __restrict__ C, int nb, int lg, int p,
-                                                                  int rec_off) {
+                                                                  int rec_off, int cap) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   using A = acc_t<T>;
   using Vec = VecT<T, V>;
@@ -54,53 +54,69 @@ __global__ void __launch_bounds__(kStagedThreads) staged_row_kernel(const int* _
   T* Ci = C + int64_t(r0) * nb + j0;
   // The matrix's records too (from the 16-byte boundary at or before its first): read from global
   // memory, a record was a dependent L2 round trip every few nonzeros, and the kernel waited on them
-  // (f64 d128, 16 a row, nb 256: 483 -> 331 us).
+  // (f64 d128, 16 a row, nb 256: 483 -> 331 us). Where they pass `cap` records, a run of rows at a time.
   constexpr int RV = 16 / sizeof(StagedNz<T>);  // records a 16-byte copy
-  const int qf = __ldg(rp + r0), qa = qf - qf % RV, ql = __ldg(rp + r0 + m);
   StagedNz<T>* Rs = reinterpret_cast<StagedNz<T>*>(smem_raw + rec_off);
-  {
-    const int wv = w / V;
-    for (int idx = threadIdx.x; idx < k * wv; idx += kStagedThreads) {
-      const int r = idx / wv, jv = idx - r * wv;
-      T* d = Bs + r * W + jv * V;
-      const T* src = Bi + int64_t(r) * nb + jv * V;
-      if constexpr (sizeof(Vec) == 16) cp_async16(d, src);
-      else *reinterpret_cast<Vec*>(d) = *reinterpret_cast<const Vec*>(src);
-    }
-    for (int i = threadIdx.x * RV; qa + i < ql; i += kStagedThreads * RV) cp_async16(Rs + i, nz + qa + i);
-    cp_async_commit();
-    cp_async_wait<0>();
+  const int wv = w / V;
+  for (int idx = threadIdx.x; idx < k * wv; idx += kStagedThreads) {
+    const int r = idx / wv, jv = idx - r * wv;
+    T* d = Bs + r * W + jv * V;
+    const T* src = Bi + int64_t(r) * nb + jv * V;
+    if constexpr (sizeof(Vec) == 16) cp_async16(d, src);
+    else *reinterpret_cast<Vec*>(d) = *reinterpret_cast<const Vec*>(src);
   }
-  __syncthreads();
   const int j = (threadIdx.x & ((1 << lg) - 1)) * V;
   const T* Bl = Bs + j;
   constexpr int U = 4;  // records (and their B vectors) in flight a lane
-  for (int r = threadIdx.x >> lg; r < m; r += kStagedThreads >> lg) {
-    A acc[V];
-#pragma unroll
-    for (int e = 0; e < V; ++e) acc[e] = A(0);
-    const int q1 = __ldg(rp + r0 + r + 1);
-    int q = __ldg(rp + r0 + r);
-    for (; q + U <= q1; q += U) {
-      T a[U];
-      int c[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) a[u] = Rs[q - qa + u].v, c[u] = Rs[q - qa + u].c;
-      Vec b[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u) b[u] = *reinterpret_cast<const Vec*>(Bl + c[u] * W);
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-#pragma unroll
-        for (int e = 0; e < V; ++e) acc[e] += widen(a[u]) * widen(b[u].x[e]);
+  for (int ra = 0; ra < m;) {
+    // Rows ra .. rb: the most whose records, copied from qa to the 16-byte boundary past their last,
+    // fit (the host makes sure the longest row does). Uniform over the block.
+    const int qa = __ldg(rp + r0 + ra) / RV * RV;
+    auto fit = [&](int r) { return __ldg(rp + r0 + r) + RV - 1 - qa <= cap; };
+    int rb = m;
+    if (!fit(m)) {
+      int lo = ra + 1, hi = m - 1;  // fit(lo) holds, fit(hi + 1) does not
+      while (lo < hi) {
+        const int mid = (lo + hi + 1) / 2;
+        if (fit(mid)) lo = mid;
+        else hi = mid - 1;
+      }
+      rb = lo;
     }
-    for (; q < q1; ++q) {
-      const T a = Rs[q - qa].v;
-      const Vec b = *reinterpret_cast<const Vec*>(Bl + Rs[q - qa].c * W);
+    const int ql = __ldg(rp + r0 + rb);
+    for (int i = threadIdx.x * RV; qa + i < ql; i += kStagedThreads * RV) cp_async16(Rs + i, nz + qa + i);
+    cp_async_commit();
+    cp_async_wait<0>();
+    __syncthreads();
+    for (int r = ra + (threadIdx.x >> lg); r < rb; r += kStagedThreads >> lg) {
+      A acc[V];
 #pragma unroll
-      for (int e = 0; e < V; ++e) acc[e] += widen(a) * widen(b.x[e]);
+      for (int e = 0; e < V; ++e) acc[e] = A(0);
+      const int q1 = __ldg(rp + r0 + r + 1);
+      int q = __ldg(rp + r0 + r);
+      for (; q + U <= q1; q += U) {
+        T a[U];
+        int c[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) a[u] = Rs[q - qa + u].v, c[u] = Rs[q - qa + u].c;
+        Vec b[U];
+#pragma unroll
+        for (int u = 0; u < U; ++u) b[u] = *reinterpret_cast<const Vec*>(Bl + c[u] * W);
+#pragma unroll
+        for (int u = 0; u < U; ++u)
+#pragma unroll
+          for (int e = 0; e < V; ++e) acc[e] += widen(a[u]) * widen(b[u].x[e]);
+      }
+      for (; q < q1; ++q) {
+        const T a = Rs[q - qa].v;
+        const Vec b = *reinterpret_cast<const Vec*>(Bl + Rs[q - qa].c * W);
+#pragma unroll
+        for (int e = 0; e < V; ++e) acc[e] += widen(a) * widen(b.x[e]);
+      }
+      if (j < w) store_vec<T, V>(Ci + int64_t(r) * nb + j, acc);
     }
-    if (j < w) store_vec<T, V>(Ci + int64_t(r) * nb + j, acc);
+    ra = rb;
+    if (ra < m) __syncthreads();  // everyone is done with the records before the next run's copies
   }
 }
 
