@@ -9,9 +9,10 @@
 //     and read by the whole group at one address (a broadcast), several in flight;
 //   column-major (staged_col_kernel): adjacent threads own adjacent rows of one column (C_i[j*m + r]
 //     consecutive), A's rows through L1.
-// Shared memory: k_i rows of W values, pitch W (row-major, then the records from rec_off bytes) or W rounded up to an odd number
-// (column-major: lanes of different rows read different B rows; an odd pitch spreads them over the
-// banks, and the staging stores of 32 consecutive rows hit 32 different banks).
+// Shared memory: k_i rows of W values, pitch W (row-major, then the records from rec_off bytes: all of
+// A_i's, or a run of rows at a time where they do not fit) or W rounded up to an odd number (column-major:
+// lanes of different rows read different B rows; an odd pitch spreads them over the banks, and the
+// staging stores of 32 consecutive rows hit 32 different banks).
 #pragma once
 #include "common.cuh"
 #include "vec.cuh"
@@ -30,9 +31,10 @@ struct alignas(sizeof(T) == 8 ? 16 : 8) StagedNz {
 constexpr int kStagedThreads = 256;
 
 // Row-major: lanes of a group of G = 1 << lg own V columns each of one row; 256 / G rows a block at a
-// time; `cap` records of A_i in shared memory from rec_off bytes. nb % V == 0 (so every copied vector lies inside B's row). Columns of the last block past nb are
-// staged as nothing and never stored: the lanes that own them read shared memory nobody wrote, which
-// only reaches accumulators that are dropped. (A block taking several column blocks of its matrix, the
+// time; room for `cap` records of A_i in shared memory from rec_off bytes. nb % V == 0 (so every copied
+// vector lies inside B's row). Columns of the last block past nb are staged as nothing and never stored:
+// the lanes that own them read shared memory nobody wrote, which only reaches accumulators that are
+// dropped. (A block taking several column blocks of its matrix, the
 // next copied into a second buffer while it computed, was 5-40 % slower on f64: the second buffer
 // halved W or the blocks an SM, and overlap between blocks was worth more: docs/spmm-notes.md.)
 template <typename T, int V>
