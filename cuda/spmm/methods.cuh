@@ -491,12 +491,12 @@ class Staged : public KernelMethod<T> {
  public:
   Staged() : KernelMethod<T>("batched-staged", "ours", DeviceBatch<T>::kCsr) {}
   static bool fits(const HostBatch<T>& h, const DeviceInfo& dev) {
-    return h.layout == Layout::Row ? row_bytes(h, 1, min_records(h)) <= dev.budget_for(2) : size_t(h.max_k) * 3 * sizeof(T) <= dev.budget_for(2);
+    return h.layout == Layout::Row ? row_bytes(h, 1, min_records(h)) <= dev.budget_for(2) : size_t(h.max_k) * 2 * sizeof(T) <= dev.budget_for(2);
   }
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
     if (!fits(h, dev))
-      return "a column of the largest B_i (" + std::to_string(h.max_k) + " rows)" + (h.layout == Layout::Row ? " and the longest row's nonzeros" : "") +
-             " do not fit the shared-memory budget";
+      return (h.layout == Layout::Row ? "a column of the largest B_i (" : "two columns of the largest B_i (") + std::to_string(h.max_k) + " rows)" +
+             (h.layout == Layout::Row ? " and the longest row's nonzeros" : "") + " do not fit the shared-memory budget";
     return "";
   }
   void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
