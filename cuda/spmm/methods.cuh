@@ -595,6 +595,12 @@ class Staged : public KernelMethod<T> {
 // kTilePanel columns are filled a panel at a time (the MP kernels), their nonzeros as code pairs
 // grouped by panel in setup (codes, qoff). A block takes `per` consecutive column tiles of its job (A scattered once for them).
 // $SPB_SPMM_TILE and $SPB_SPMM_TILE_BM (development sweeps only) force `per` and BM.
+// SPB_SPMM_TILE_MP=old (development A/B only): the multi-panel plan before the panel-aware rows,
+// one column tile a block and splits of whole panel pairs.
+inline bool tile_mp_old() {
+  const char* e = std::getenv("SPB_SPMM_TILE_MP");
+  return e && std::string(e) == "old";
+}
 template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm) {
   return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row).bytes + 512 <= dev.smem_optin;  // 512 bytes to spare below the opt-in limit
@@ -610,6 +616,11 @@ inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
     if (pad32 < pad64) bm = 32;
   }
   while (bm > 16 && TileGeom<T>(bm, h.max_k, h.layout == Layout::Row).bytes > dev.budget_for(2)) bm /= 2;
+  // A_i wider than a panel: every column tile refills A's panels, so the fill a column of C costs
+  // BM x panel / BN. BM 32 (BN 64) instead of 64 (BN 32) where nb passes 32: measured 1.1-1.4x faster
+  // at nb 64-256, slower at nb <= 32 (half its warps without columns); BM 16 (BN 128) was 7-35 % slower
+  // than 32 at nb 96-256 (its B chunks serve 16 rows).
+  if (h.max_k > kTilePanel && !tile_mp_old() && bm == 64 && h.nb > 32) bm = 32;
   return tile_fits(h, dev, bm) ? bm : 0;
 }
 // Jobs of bm rows, and blocks with one column tile a block (jobs x column tiles).
@@ -632,8 +643,9 @@ template <typename T>
 inline int tile_split(const HostBatch<T>& h, int64_t blocks, int64_t wave) {
   if (h.max_k <= kTilePanel) return 1;
   const int np = ceil_div(h.max_k, kTilePanel);
+  // At least two panels a block: splits of single panels measured 8-46 % slower (2- and 3-panel A_i).
   for (int s = std::min(4, np); s >= 2; --s)
-    if (np % s == 0 && blocks * s <= wave) return s;
+    if (np % s == 0 && (np / s >= 2 || tile_mp_old()) && blocks * s <= wave) return s;
   return 1;
 }
 
@@ -741,7 +753,9 @@ class Tile : public KernelMethod<T> {
     });
     // Up to 4 column tiles a block (A's fill costs about what a column tile's B and C move, so 1 a block
     // was 10-40 % slower; 16 lost 20 % to 4 on a 600-job grid), fewer while the grid is under one wave.
-    per_ = std::min(nct_, 4);
+    // Multi-panel: one (A refills its panels for every column tile anyway, so more a block only made
+    // the blocks longer and fewer: 1.05-1.7x slower).
+    per_ = mp_ && !tile_mp_old() ? 1 : std::min(nct_, 4);
     const int64_t wave = int64_t(std::max(res, 1)) * dev.sms;
     while (per_ > 1 && njobs * ceil_div(nct_, per_) < wave) per_ = (per_ + 1) / 2;
     if (const char* e = std::getenv("SPB_SPMM_TILE"))
