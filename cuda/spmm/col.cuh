@@ -6,18 +6,28 @@
 // re-reads it from L1 (K = 0: CSR, any row length) for every chunk it owns.
 #pragma once
 #include "common.cuh"
+#include "async_copy.cuh"
 
 namespace spb {
 
 // Where row `row` of the block-diagonal batch lives: x = row_off of its matrix, y = m, z = col_off, w = k.
 // One int4 per matrix, found through the per-row matrix index (both built on the host in setup), or
 // computed from the row when every matrix has the same m and k (um > 0).
-template <typename T, int K, int JC>
+// STAGE (uniform batches only): the block first copies columns j0 .. j0 + JC of the B_i its rows use
+// (contiguous in column-major: JC * uk values a matrix) into shared memory, issued before A's row is
+// loaded, so that B's loads no longer wait on A's (one global round trip in the chain instead of two);
+// then B comes from shared memory. col_stage_bytes: its shared memory.
+__host__ __device__ inline int col_stage_mats(int um) { return 255 / um + 2; }  // matrices a 256-row block can touch
+template <typename T>
+inline size_t col_stage_bytes(int um, int uk, int jc) { return size_t(col_stage_mats(um)) * uk * jc * sizeof(T); }
+
+template <typename T, int K, int JC, bool STAGE = false>
 __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, const int4* __restrict__ desc, const int* __restrict__ rp,
                                                   const int* __restrict__ cols, const T* __restrict__ vals, const T* __restrict__ B, T* __restrict__ C,
                                                   int nb, int total_rows, int um, int uk) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
-  if (row >= total_rows) return;
+  if (!STAGE && row >= total_rows) return;
+  const bool live = row < total_rows;  // STAGE: every thread copies and meets the barriers
   // Uniform batch (um = m, uk = k of every matrix): the matrix follows from the row, no lookups.
   const int4 d = um > 0 ? make_int4(row / um * um, um, row / um * uk, uk) : __ldg(desc + __ldg(rmat + row));
   const T* Bi = B + int64_t(d.z) * nb;
@@ -27,14 +37,51 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
   int c[KS];
   A a[KS];
   int p0 = 0, p1 = 0;
-  if (K > 0) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  T* Bs = reinterpret_cast<T*>(smem_raw);
+  const int mfirst = STAGE ? int(blockIdx.x * blockDim.x) / um : 0;
+  const T* Bl = Bs + (STAGE ? (row / um - mfirst) * uk * JC : 0);  // this row's matrix in shared memory
+  // STAGE: columns j0 .. j0 + JC of the block's matrices; 16-byte copies where uk values are whole 16 bytes.
+  auto stage = [&](int j0) {
+    const int last = (min(int(blockIdx.x * blockDim.x + blockDim.x), total_rows) - 1) / um;
+    const int seg = uk * min(JC, nb - j0), n = (last - mfirst + 1) * seg;
+    const T* src = B + int64_t(mfirst) * uk * nb + int64_t(j0) * uk;
+    if ((uk * sizeof(T)) % 16 == 0) {
+      constexpr int V = 16 / sizeof(T);
+      for (int e = threadIdx.x * V; e < n; e += blockDim.x * V) {
+        const int t = e / seg, x = e - t * seg;
+        cp_async16(Bs + t * uk * JC + x, src + int64_t(t) * uk * nb + x);
+      }
+    } else {
+      for (int e = threadIdx.x; e < n; e += blockDim.x) {
+        const int t = e / seg, x = e - t * seg;
+        Bs[t * uk * JC + x] = __ldg(src + int64_t(t) * uk * nb + x);
+      }
+    }
+    cp_async_commit();
+  };
+  if (STAGE) stage(blockIdx.y * JC);
+  if (live) {
+    if (K > 0) {
 #pragma unroll
-    for (int s = 0; s < KS; ++s) { c[s] = __ldg(cols + int64_t(row) * K + s); a[s] = widen(__ldg(vals + int64_t(row) * K + s)); }
-  } else {
-    p0 = __ldg(rp + row);
-    p1 = __ldg(rp + row + 1);
+      for (int s = 0; s < KS; ++s) { c[s] = __ldg(cols + int64_t(row) * K + s); a[s] = widen(__ldg(vals + int64_t(row) * K + s)); }
+    } else {
+      p0 = __ldg(rp + row);
+      p1 = __ldg(rp + row + 1);
+    }
   }
+  // B_i[c, j0 + h]: from shared memory (STAGE) or through L1
+  auto bval = [&](int j0, int h, int cc) { return STAGE ? widen(Bl[h * uk + cc]) : widen(__ldg(Bi + int64_t(j0 + h) * d.w + cc)); };
   for (int j0 = blockIdx.y * JC; j0 < nb; j0 += gridDim.y * JC) {
+    if (STAGE) {
+      if (j0 != int(blockIdx.y * JC)) {  // the next columns, once everyone is done with the last
+        __syncthreads();
+        stage(j0);
+      }
+      cp_async_wait<0>();
+      __syncthreads();
+      if (!live) continue;
+    }
     A acc[JC];
 #pragma unroll
     for (int h = 0; h < JC; ++h) acc[h] = A(0);
@@ -44,7 +91,7 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
         if (c[s] < 0) continue;
 #pragma unroll
         for (int h = 0; h < JC; ++h)
-          if (JC == 1 || j0 + h < nb) acc[h] += a[s] * widen(__ldg(Bi + int64_t(j0 + h) * d.w + c[s]));
+          if (JC == 1 || j0 + h < nb) acc[h] += a[s] * bval(j0, h, c[s]);
       }
     } else {
       for (int q = p0; q < p1; ++q) {
@@ -52,7 +99,7 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
         const A aq = widen(__ldg(vals + q));
 #pragma unroll
         for (int h = 0; h < JC; ++h)
-          if (JC == 1 || j0 + h < nb) acc[h] += aq * widen(__ldg(Bi + int64_t(j0 + h) * d.w + cq));
+          if (JC == 1 || j0 + h < nb) acc[h] += aq * bval(j0, h, cq);
       }
     }
 #pragma unroll

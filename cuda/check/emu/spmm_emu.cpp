@@ -89,14 +89,18 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
       if (K && longest > K) return;
       std::vector<int> ec; std::vector<T> ev;
       if (K) ell(K, ec, ev);
-      std::fill(C.begin(), C.end(), T(NAN));
-      emu_launch(dim3((rows + 255) / 256, gy), dim3(256), false, [&] {
-        col_kernel<T, K, JC>(rmat.data(), desc.data(), b.rp.data(), K ? ec.data() : b.ci.data(), K ? ev.data() : val.data(), B.data(), C.data(), nb, rows,
-                             b.uniform ? b.m[0] : 0, b.uniform ? b.k[0] : 0);
-      });
-      char w[64]; std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d", K, JC, gy);
-      check(w);
-      ++ncfg;
+      for (bool stage : {false, true}) {  // B staged in shared memory: uniform batches only
+        if (stage && !b.uniform) continue;
+        std::fill(C.begin(), C.end(), T(NAN));
+        emu_launch(dim3((rows + 255) / 256, gy), dim3(256), stage, [&] {
+          auto kern = stage ? col_kernel<T, K, JC, true> : col_kernel<T, K, JC, false>;
+          kern(rmat.data(), desc.data(), b.rp.data(), K ? ec.data() : b.ci.data(), K ? ev.data() : val.data(), B.data(), C.data(), nb, rows,
+               b.uniform ? b.m[0] : 0, b.uniform ? b.k[0] : 0);
+        });
+        char w[64]; std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d%s", K, JC, gy, stage ? " staged" : "");
+        check(w);
+        ++ncfg;
+      }
     };
     for (int gy : {1, 3, 64}) {
       go(std::integral_constant<int, 0>(), std::integral_constant<int, 1>(), gy);
@@ -156,8 +160,9 @@ int main() {
   std::mt19937 g(5);
   int bad = 0, n = 0;
   std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
-                                make(g, 6, 33, 33, 9, 9, true)};
-  batches.back().uniform = true;
+                                make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true)};
+  // uniform: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix)
+  batches[4].uniform = batches[5].uniform = true;
   for (auto& b : batches)
     for (int nb : {1, 3, 8, 17, 64})
       for (bool col : {false, true}) {
