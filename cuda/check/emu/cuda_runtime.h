@@ -28,9 +28,6 @@ inline cudaError_t cudaMemsetAsync(void* p, int v, size_t n, cudaStream_t = null
 inline cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* p, int) { *p = nullptr; return 0; }
 inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t, cudaMemPoolAttr, void*) { return 0; }
 struct int4 { int x, y, z, w; };
-struct int2 { int x, y; };
-inline double __hiloint2double(int hi, int lo) { long long b = (long long)(((unsigned long long)(unsigned)hi << 32) | (unsigned)lo); double d; std::memcpy(&d, &b, 8); return d; }
-inline float __int_as_float(int x) { float f; std::memcpy(&f, &x, 4); return f; }
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 struct dim3 { unsigned x = 1, y = 1, z = 1; dim3() = default; dim3(unsigned a, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
 inline thread_local dim3 threadIdx, blockIdx;

@@ -24,6 +24,7 @@ struct Batch {
 };
 Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi, bool uniform = false) {
   Batch b;
+  b.uniform = uniform;
   for (int i = 0; i < batch; ++i) {
     int d = uniform ? dlo : dlo + g() % (dhi - dlo + 1);
     int kk = d;
@@ -161,8 +162,7 @@ int main() {
   int bad = 0, n = 0;
   std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
                                 make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true)};
-  // uniform: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix)
-  batches[4].uniform = batches[5].uniform = true;
+  // the uniform two: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix)
   for (auto& b : batches)
     for (int nb : {1, 3, 8, 17, 64})
       for (bool col : {false, true}) {
