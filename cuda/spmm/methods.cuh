@@ -263,11 +263,17 @@ class CsrVec : public KernelMethod<T> {
   int grid_ = 1, tb_ = 256, ch_ = 1;
 };
 
+// Nonzeros of the batch's longest row.
+template <typename T>
+inline int longest_row(const HostBatch<T>& h) {
+  int longest = 0;
+  for (int64_t r = 0; r < h.total_rows; ++r) longest = std::max(longest, h.rp[size_t(r + 1)] - h.rp[size_t(r)]);
+  return longest;
+}
 // ELL slots of a batch: the longest row rounded up to 1, 2, 3, 4, 6 or 8 (0: a row is longer than 8).
 template <typename T>
 inline int ell_slots(const HostBatch<T>& h) {
-  int longest = 0;
-  for (int64_t r = 0; r < h.total_rows; ++r) longest = std::max(longest, h.rp[r + 1] - h.rp[r]);
+  const int longest = longest_row(h);
   for (int k : {1, 2, 3, 4, 6, 8}) if (longest <= k) return k;
   return 0;
 }
@@ -425,6 +431,7 @@ class ColMajor : public KernelMethod<T> {
     const char* st = std::getenv("SPB_SPMM_COL_STAGE");
     const bool fits = um_ > 0 && uk_ > 0 && col_stage_bytes<T>(um_, uk_, jc_) <= 48 * 1024;
     stage_ = fits && (st ? std::string(st) == "1" : k_ > 0 && nnz >= 2 * rows);
+    smem_ = stage_ ? col_stage_bytes<T>(um_, uk_, jc_) : 0;
     this->info_s["path"] = std::string(k_ ? "ell" : "csr") + (um_ ? ", uniform (no matrix lookup)" : "") + (stage_ ? ", B staged in shared memory" : "");
     this->info_n["ell_slots"] = k_;
     this->info_n["cols_per_thread"] = jc_;
@@ -444,21 +451,18 @@ class ColMajor : public KernelMethod<T> {
     const int* cols = K ? ec_ : v.ci;
     const T* vals = K ? ev_ : v.val;
     const dim3 grid(gx_, gy_);
-    auto go = [&](auto kern, size_t smem) { kern<<<grid, 256, smem, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), um_, uk_); };
-    const size_t sm = col_stage_bytes<T>(std::max(um_, 1), uk_, jc_);
-    if (stage_) {
-      if (jc_ == 1) go(col_kernel<T, K, 1, true>, sm);
-      else if (jc_ == 2) go(col_kernel<T, K, 2, true>, sm);
-      else go(col_kernel<T, K, 4, true>, sm);
-    } else {
-      if (jc_ == 1) go(col_kernel<T, K, 1>, 0);
-      else if (jc_ == 2) go(col_kernel<T, K, 2>, 0);
-      else go(col_kernel<T, K, 4>, 0);
-    }
+    auto by_jc = [&](auto stage) {
+      constexpr bool S = decltype(stage)::value;
+      auto kern = jc_ == 1 ? col_kernel<T, K, 1, S> : jc_ == 2 ? col_kernel<T, K, 2, S> : col_kernel<T, K, 4, S>;
+      kern<<<grid, 256, smem_, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), um_, uk_);
+    };
+    if (stage_) by_jc(std::true_type{});
+    else by_jc(std::false_type{});
     CUDA_CHECK_LAUNCH();
   }
   int k_ = 0, jc_ = 1, gx_ = 1, gy_ = 1, um_ = 0, uk_ = 0;
-  bool stage_ = false;
+  bool stage_ = false;  // B staged in shared memory (smem_ bytes a block)
+  size_t smem_ = 0;
   EllHost<T> ell_;
   Pinned<int> rmat_h_;
   Pinned<int4> desc_h_;
@@ -544,11 +548,7 @@ class Staged : public KernelMethod<T> {
   static size_t b_bytes(const HostBatch<T>& h, int W) { return (size_t(std::max(h.max_k, 1)) * W * sizeof(T) + 15) / 16 * 16; }
   static size_t row_bytes(const HostBatch<T>& h, int W, size_t cap) { return b_bytes(h, W) + cap * sizeof(StagedNz<T>); }
   static size_t all_records(const HostBatch<T>& h) { return size_t(h.max_nnz) + kRV; }
-  static size_t min_records(const HostBatch<T>& h) {
-    int longest = 0;
-    for (int64_t r = 0; r < h.total_rows; ++r) longest = std::max(longest, h.rp[size_t(r + 1)] - h.rp[size_t(r)]);
-    return std::min(all_records(h), size_t(longest) + 2 * kRV);
-  }
+  static size_t min_records(const HostBatch<T>& h) { return std::min(all_records(h), size_t(longest_row(h)) + 2 * kRV); }
   template <typename F>
   void with_vec(F&& f) const {
     constexpr int vmax = int(16 / sizeof(T));
