@@ -4,8 +4,10 @@
 //   batched-coo, batched-csr                          : the paper's Batched SpMM, one launch per batch
 //   batched-csr-vec, batched-csr-vec-persist, batched-csr-flat, batched-ell : ours (registers + vector loads, see vec.cuh)
 //   batched-col (column-major, col.cuh), batched-staged (B_i staged in shared memory, staged.cuh),
-//   batched-tile (dense A_i tiles x B_i streamed, tensor cores, tile.cuh), auto (the planner's pick)   : ours
+//   batched-tile (dense A_i tiles x B_i streamed, tensor cores, tile.cuh), batched-split (a row's nonzeros
+//   split over lanes, split.cuh), auto (the planner's pick)   : ours
 #pragma once
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -17,6 +19,7 @@
 #include "staged.cuh"
 #include "tile.cuh"
 #include "mma.cuh"
+#include "split.cuh"
 
 namespace spb {
 
@@ -42,7 +45,7 @@ class KernelMethod : public Method<T> {
   void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
     h_ = &h;
     dev_ = &dev;
-    d_.setup(h, this->mem, parts_);
+    d_.setup(h, this->mem, parts_for(h));
     d_.upload(s);
     plan();
   }
@@ -51,6 +54,8 @@ class KernelMethod : public Method<T> {
 
  protected:
   virtual void plan() {}
+  // The arrays of the batch the kernel reads (DeviceBatch<T>::Parts); a method may pick them by layout.
+  virtual int parts_for(const HostBatch<T>&) const { return parts_; }
   const HostBatch<T>* h_ = nullptr;
   const DeviceInfo* dev_ = nullptr;
   DeviceBatch<T> d_;
@@ -356,6 +361,35 @@ class EllFlat : public Method<T> {
   int grid_ = 1;
 };
 
+// Where each row of the batch lives, for kernels that need its matrix (column-major C_i[j * m_i + r]):
+// the row's matrix index and each matrix's {row_off, m, col_off, k}, built on the host in setup (untimed,
+// like the ELL arrays) and uploaded with A in e2e mode; um / uk: every matrix's m and k in a uniform
+// batch (the kernels then compute the matrix from the row, no lookups).
+template <typename T>
+struct RowMatrices {
+  Pinned<int> rmat_h;
+  Pinned<int4> desc_h;
+  int* rmat = nullptr;
+  int4* desc = nullptr;
+  int um = 0, uk = 0;
+  void build(const HostBatch<T>& h, TrackingAllocator& mem) {
+    rmat_h = Pinned<int>(std::max<int64_t>(h.total_rows, 1));
+    desc_h = Pinned<int4>(std::max(h.batch, 1));
+    for (int i = 0; i < h.batch; ++i) {
+      desc_h[i] = make_int4(h.row_off[i], h.m[i], h.col_off[i], h.k[i]);
+      for (int r = h.row_off[i]; r < h.row_off[i + 1]; ++r) rmat_h[r] = i;
+    }
+    rmat = mem.alloc<int>(rmat_h.n);
+    desc = mem.alloc<int4>(desc_h.n);
+    um = h.uniform && h.batch > 0 && h.m[0] > 0 ? h.m[0] : 0;
+    uk = um ? h.k[0] : 0;
+  }
+  void upload(cudaStream_t s) {
+    CUDA_CHECK(cudaMemcpyAsync(rmat, rmat_h.p, rmat_h.bytes(), cudaMemcpyHostToDevice, s));
+    CUDA_CHECK(cudaMemcpyAsync(desc, desc_h.p, desc_h.bytes(), cudaMemcpyHostToDevice, s));
+  }
+};
+
 // Ours: batched-col (column-major only; see col_kernel). K ELL slots (local columns) when no row is
 // longer than 8, else the CSR arrays; per-row matrix index and per-matrix int4 descriptor built on the
 // host in setup (untimed, like the ELL arrays) and uploaded with A in e2e mode.
@@ -389,14 +423,7 @@ class ColMajor : public KernelMethod<T> {
     const HostBatch<T>& h = *this->h_;
     k_ = ell_slots(h);
     if (k_) ell_.build(h, k_, false);
-    rmat_h_ = Pinned<int>(std::max<int64_t>(h.total_rows, 1));
-    desc_h_ = Pinned<int4>(std::max(h.batch, 1));
-    for (int i = 0; i < h.batch; ++i) {
-      desc_h_[i] = make_int4(h.row_off[i], h.m[i], h.col_off[i], h.k[i]);
-      for (int r = h.row_off[i]; r < h.row_off[i + 1]; ++r) rmat_h_[r] = i;
-    }
-    rmat_ = this->mem.template alloc<int>(rmat_h_.n);
-    desc_ = this->mem.template alloc<int4>(desc_h_.n);
+    rm_.build(h, this->mem);
     if (k_) { ec_ = this->mem.template alloc<int>(ell_.cols.n); ev_ = this->mem.template alloc<T>(ell_.vals.n); }
     copy_extra(0);
     CUDA_CHECK(cudaStreamSynchronize(0));
@@ -421,25 +448,23 @@ class ColMajor : public KernelMethod<T> {
     gy_ = std::max(1, ceil_div(h.nb, jc_));
     while (gy_ > 1 && int64_t(gx_) * 256 * gy_ > want) gy_ = (gy_ + 1) / 2;
     gy_ = std::min(gy_, std::min(ymax, 65535));
-    um_ = h.uniform && h.batch > 0 && h.m[0] > 0 ? h.m[0] : 0;
-    uk_ = um_ ? h.k[0] : 0;
+    const int um = rm_.um, uk = rm_.uk;
     // Uniform batches with A's rows in ELL slots and 2 or more nonzeros a row on average stage their
     // columns of B in shared memory where they fit 48 KB (no opt-in). Measured on spmm-wide's uniform
     // column-major cells: 3-8 a row 0.97-1.71x (col-f64 3 a row 1.16-1.18x, d64 8 a row nB 256 1.71x);
     // 1 a row 0.66-0.76x (each staged value serves one row); CSR rows of 16-128 0.72-0.96x.
     // $SPB_SPMM_COL_STAGE=0 / 1 (development A/B only) turns it off / on wherever it fits.
     const char* st = std::getenv("SPB_SPMM_COL_STAGE");
-    const bool fits = um_ > 0 && uk_ > 0 && col_stage_bytes<T>(um_, uk_, jc_) <= 48 * 1024;
+    const bool fits = um > 0 && uk > 0 && col_stage_bytes<T>(um, uk, jc_) <= 48 * 1024;
     stage_ = fits && (st ? std::string(st) == "1" : k_ > 0 && nnz >= 2 * rows);
-    smem_ = stage_ ? col_stage_bytes<T>(um_, uk_, jc_) : 0;
-    this->info_s["path"] = std::string(k_ ? "ell" : "csr") + (um_ ? ", uniform (no matrix lookup)" : "") + (stage_ ? ", B staged in shared memory" : "");
+    smem_ = stage_ ? col_stage_bytes<T>(um, uk, jc_) : 0;
+    this->info_s["path"] = std::string(k_ ? "ell" : "csr") + (um ? ", uniform (no matrix lookup)" : "") + (stage_ ? ", B staged in shared memory" : "");
     this->info_n["ell_slots"] = k_;
     this->info_n["cols_per_thread"] = jc_;
     this->info_n["grid_y"] = gy_;
   }
   void copy_extra(cudaStream_t s) {
-    CUDA_CHECK(cudaMemcpyAsync(rmat_, rmat_h_.p, rmat_h_.bytes(), cudaMemcpyHostToDevice, s));
-    CUDA_CHECK(cudaMemcpyAsync(desc_, desc_h_.p, desc_h_.bytes(), cudaMemcpyHostToDevice, s));
+    rm_.upload(s);
     if (k_) {
       CUDA_CHECK(cudaMemcpyAsync(ec_, ell_.cols.p, ell_.cols.bytes(), cudaMemcpyHostToDevice, s));
       CUDA_CHECK(cudaMemcpyAsync(ev_, ell_.vals.p, ell_.vals.bytes(), cudaMemcpyHostToDevice, s));
@@ -454,22 +479,94 @@ class ColMajor : public KernelMethod<T> {
     auto by_jc = [&](auto stage) {
       constexpr bool S = decltype(stage)::value;
       auto kern = jc_ == 1 ? col_kernel<T, K, 1, S> : jc_ == 2 ? col_kernel<T, K, 2, S> : col_kernel<T, K, 4, S>;
-      kern<<<grid, 256, smem_, s>>>(rmat_, desc_, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), um_, uk_);
+      kern<<<grid, 256, smem_, s>>>(rm_.rmat, rm_.desc, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk);
     };
     if (stage_) by_jc(std::true_type{});
     else by_jc(std::false_type{});
     CUDA_CHECK_LAUNCH();
   }
-  int k_ = 0, jc_ = 1, gx_ = 1, gy_ = 1, um_ = 0, uk_ = 0;
+  int k_ = 0, jc_ = 1, gx_ = 1, gy_ = 1;
   bool stage_ = false;  // B staged in shared memory (smem_ bytes a block)
   size_t smem_ = 0;
   EllHost<T> ell_;
-  Pinned<int> rmat_h_;
-  Pinned<int4> desc_h_;
-  int* rmat_ = nullptr;
-  int4* desc_ = nullptr;
+  RowMatrices<T> rm_;
   int* ec_ = nullptr;
   T* ev_ = nullptr;
+};
+
+// Calls f(std::integral_constant<int, V>()) for the one of Vs equal to v (nothing when none is).
+template <int... Vs, typename F>
+inline void with_int(int v, F&& f) {
+  ((v == Vs ? (f(std::integral_constant<int, Vs>()), 0) : 0), ...);
+}
+
+// Ours: batched-split (see split_kernel), both layouts. S lanes a row: the mean row over 4 nonzeros a
+// lane, rounded up to a power of two in 4..16; NV columns a lane: row-major nb rounded up to a power of
+// two in 4..16 (8..16 for 16-bit vectors), column-major 4; blockIdx.y walks the rest. Measured on a
+// development sweep (docs/spmm-notes.md, "batched-split"): 32 lanes lost to 16 on rows of 96-128, and
+// column-major B, whose values a lane loads one by one, ran faster as more blocks of 4 columns. $SPB_SPMM_SPLIT="S,NV" forces them, 0
+// keeping the plan's (development sweeps only; the values used are in info).
+inline int split_lanes(double row_len) { return std::clamp(next_pow2(std::max(1, int(std::ceil(row_len / 4)))), 4, 16); }
+template <typename T>
+class SplitRows : public KernelMethod<T> {
+ public:
+  SplitRows() : KernelMethod<T>("batched-split", "ours", DeviceBatch<T>::kCsr) {}
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo&) const override {
+    if (h.total_rows >= (1ll << 31) / 32) return "too many rows for the kernel's 32-bit row index at 32 lanes a row";
+    return "";
+  }
+  void upload(cudaStream_t s) override {
+    KernelMethod<T>::upload(s);
+    if (this->h_->layout == Layout::Col) rm_.upload(s);
+  }
+  void run(cudaStream_t s) override {
+    if (this->h_->total_rows == 0) return;
+    const BatchView<T>& v = this->d_.v;
+    const bool row = this->h_->layout == Layout::Row;
+    with_layout(this->h_->layout, [&](auto L) {
+      with_int<4, 8, 16, 32>(s_, [&](auto S) {
+        with_int<4, 8, 16>(nv_, [&](auto NV) {
+          split_kernel<T, decltype(L)::value, decltype(S)::value, decltype(NV)::value><<<dim3(gx_, gy_), 256, 0, s>>>(
+              v.rp, row ? v.ci_g : v.ci, v.val, rm_.rmat, rm_.desc, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk, vec_);
+        });
+      });
+    });
+    CUDA_CHECK_LAUNCH();
+  }
+
+ private:
+  int parts_for(const HostBatch<T>& h) const override { return h.layout == Layout::Row ? DeviceBatch<T>::kCsrFlat : DeviceBatch<T>::kCsr; }
+  void plan() override {
+    const HostBatch<T>& h = *this->h_;
+    const int64_t rows = h.total_rows;
+    const double row_len = rows > 0 ? double(h.total_nnz) / double(rows) : 0;
+    constexpr int VW = 16 / sizeof(T);
+    const bool row = h.layout == Layout::Row;
+    s_ = split_lanes(row_len);
+    nv_ = row ? std::clamp(next_pow2(std::max(1, h.nb)), VW == 8 && h.nb % 8 == 0 ? 8 : 4, 16) : 4;
+    if (const char* e = std::getenv("SPB_SPMM_SPLIT")) {
+      int a = 0, b = 0;
+      if (std::sscanf(e, "%d,%d", &a, &b) == 2 && (a == 0 || a == 4 || a == 8 || a == 16 || a == 32) && (b == 0 || b == 4 || b == 8 || b == 16)) {
+        s_ = a ? a : s_;  // 0: the plan's
+        nv_ = b ? b : nv_;
+      }
+    }
+    vec_ = row && h.nb % VW == 0 && nv_ % VW == 0;
+    gx_ = std::max(1, ceil_div(rows * s_, 256));
+    gy_ = std::min(65535, std::max(1, ceil_div(h.nb, nv_)));
+    if (!row) {
+      rm_.build(h, this->mem);
+      rm_.upload(0);
+      CUDA_CHECK(cudaStreamSynchronize(0));
+    }
+    this->info_n["lanes_per_row"] = s_;
+    this->info_n["cols_per_lane"] = nv_;
+    this->info_n["grid_y"] = gy_;
+    this->info_n["vec_width"] = vec_ ? VW : 1;
+  }
+  int s_ = 4, nv_ = 4, gx_ = 1, gy_ = 1;
+  bool vec_ = false;
+  RowMatrices<T> rm_;
 };
 
 // Column blocks of batched-staged (a thread block per (matrix, W columns)): W a
@@ -959,6 +1056,15 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   }
   const bool panels = panel_blocks >= 2 * int64_t(dev.sms);
   const bool half = sizeof(T) == 2;
+  // batched-split: rows of >= 12 on average and nb <= 8, where the other kernels walk a row on one or two
+  // lanes (development sweep: 1.1-3.6x our next best, e.g. batch 20 of d512, 32 a row, nb 4: 3.5 vs 12.6 us;
+  // column-major batch 6 of d768, 96 a row, nb 8: 5.4 vs 19.3). First where its S lanes a row leave the
+  // grid within the device's resident threads; larger grids keep batched-tile's rules (batch 1000 of d64,
+  // 32 a row, nb 8: tile 8.3, split 13.5) and take split in place of csr-flat / batched-mma (row-major).
+  // Not f64: unmeasured row-major, and a column-major f64 cell lost to tile (5.7 vs 5.1).
+  const bool split = h.nb <= 8 && row_len >= 12 && sizeof(T) != 8;
+  if (split && double(h.total_rows) * split_lanes(row_len) <= double(dev.sms) * dev.max_threads_sm)
+    return {"batched-split", "nb <= 8, rows of >= 12 on average, not f64, rows x lanes within the resident threads: a row's nonzeros split over lanes, summed by shuffles" + why};
   const bool f64_wide = sizeof(T) == 8 && h.nb >= 128;
   if (h.layout == Layout::Col && tile && (h.nb >= 32 ? half || f64_wide || density >= 0.125 : half || density >= 0.25))
     return {"batched-tile", std::string("column-major, k <= 128, ") +
@@ -974,6 +1080,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
                                 " or rows of >= 32: dense A_i tiles x B_i streamed once, tensor cores" + why};
   if (tile_bm && !tile && density >= 0.375 && h.nb >= 32)
     return {"batched-tile", "row-major, k > 128, density >= 3/8, nb >= 32: dense A_i panels x B_i streamed once, tensor cores" + why};
+  if (split) return {"batched-split", "row-major, nb <= 8, rows of >= 12 on average, not f64: a row's nonzeros split over lanes, summed by shuffles" + why};
   if (tensor && row_len >= 32 && density >= 0.375 && h.nb <= 16)
     return {"batched-mma", "row-major, rows of >= 32 nonzeros on average, density >= 3/8, nb <= 16: bitmap slabs of A x B_i on tensor cores" + why};
   // Where the B_i of the rows in flight (32 lanes a row) pass half of L2, a B_i is evicted before its
@@ -995,17 +1102,19 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below", "batched-tile"},
-          {"2", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM, tensor cores (sm_80+)", "batched-tile"},
-          {"3", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
-          {"4", "column-major B and C", "batched-col"},
-          {"5", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
-          {"6", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
-          {"7", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"8", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
-          {"9", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
-          {"10", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
-          {"11", "otherwise", "batched-csr-flat"}};
+  return {{"1", "nb <= 8, >= 12 nonzeros a row on average, not f64, and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads", "batched-split"},
+          {"2", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below", "batched-tile"},
+          {"3", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM, tensor cores (sm_80+)", "batched-tile"},
+          {"4", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
+          {"5", "column-major B and C", "batched-col"},
+          {"6", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
+          {"7", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
+          {"8", "nb <= 8, >= 12 nonzeros a row on average, not f64", "batched-split"},
+          {"9", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
+          {"10", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
+          {"11", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
+          {"12", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
+          {"13", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>
@@ -1061,6 +1170,7 @@ std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
   v.emplace_back(new CsrVec<T>("batched-csr-flat", true, true));
   v.emplace_back(new EllFlat<T>());
   v.emplace_back(new ColMajor<T>());
+  v.emplace_back(new SplitRows<T>());
   v.emplace_back(new Staged<T>());
   v.emplace_back(new Tile<T>());
   v.emplace_back(new MmaTiles<T>());

@@ -31,7 +31,7 @@ step() { # step NAME CMD... : runs, logs to $R/NAME.log (with into=FILE set: app
 step build sb build
 # Racecheck runs on our kernels (and the paper's and the TF peer we wrote); cuSPARSE's own kernels are
 # checked once separately, since racecheck reports hazards inside cusparse::load_balancing_kernel.
-SPMM_OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,batched-ell,batched-col,batched-staged,batched-tile,batched-mma,auto,tf-sparse-dense
+SPMM_OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,batched-ell,batched-col,batched-split,batched-staged,batched-tile,batched-mma,auto,tf-sparse-dense
 SPGEMM_OURS=hash,hash-opt
 tests_phase() {
   # The framework peers are checked by the plugins phase; here their Python start-up per case would

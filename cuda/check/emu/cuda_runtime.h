@@ -1,5 +1,5 @@
 // Host stand-in for the few CUDA runtime pieces the spmm kernel headers use, so spmm_emu.cpp can run
-// col_kernel and staged_kernel on the CPU (g++, C++20). Not a CUDA implementation: just enough of one.
+// col_kernel, staged_kernel and split_kernel on the CPU (g++, C++20). Not a CUDA implementation: just enough of one.
 #pragma once
 #include <barrier>
 #include <cstdlib>
@@ -35,6 +35,18 @@ inline dim3 blockDim, gridDim;
 inline std::barrier<>* emu_bar = nullptr;
 inline void __syncthreads() { emu_bar->arrive_and_wait(); }
 template <class T> inline T __ldg(const T* p) { return *p; }
+// A warp shuffle: every thread of the block writes its value, meets the others at the block's barrier and
+// reads its partner's (the kernels that shuffle keep every thread of a block in step, so the block barrier
+// stands for the warp's). float and double pass through double exactly.
+namespace spb { inline double emu_shfl[1024]; }
+template <class T> inline T __shfl_xor_sync(unsigned, T v, int o) {
+  const unsigned t = threadIdx.x;
+  spb::emu_shfl[t] = double(v);
+  __syncthreads();
+  const T r = T(spb::emu_shfl[(t & ~31u) | ((t & 31u) ^ unsigned(o))]);
+  __syncthreads();
+  return r;
+}
 using std::min;
 using std::max;
 #define __global__

@@ -1,4 +1,5 @@
-// Host emulation of batched-col (col_kernel) and batched-staged (staged_kernel) against a float64
+// Host emulation of batched-col (col_kernel), batched-staged (staged_kernel) and batched-split (split_kernel,
+// its shuffles through the block barrier) against a float64
 // (batched-tile runs on the tensor cores, which have no host emulation: the GPU tests check it)
 // reference, on mixed batches with empty rows, nnz-0 matrices, rectangular matrices, dim 1, nb not a
 // power of two, outputs poisoned with NaN; every slot count / columns-per-thread / grid.y and column
@@ -12,6 +13,7 @@
 #include <random>
 #include "../../spmm/col.cuh"
 #include "../../spmm/staged.cuh"
+#include "../../spmm/split.cuh"
 #include "../../cpu/half16.hpp"
 using namespace spb;
 using spb::cpu::BF16;
@@ -109,6 +111,42 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
       go(std::integral_constant<int, 8>(), std::integral_constant<int, 2>(), gy);
       go(std::integral_constant<int, 6>(), std::integral_constant<int, 1>(), gy);
     }
+  }
+  // split: S lanes a row and NV columns a lane (fewer, as many and more lanes than columns), blockIdx.y
+  // over all column chunks or one walking them; row-major through the block-diagonal columns (16-byte
+  // vectors where nb allows), column-major through the row's matrix (looked up, or computed in a uniform
+  // batch). Its shuffles meet at barriers, which costs: batches of up to 300 rows, nb 3, 17 and 64 (and
+  // the 16-bit cases' 8), blockIdx.y over every chunk at 17 only
+  if (rows <= 300 && (nb == 3 || nb == 17 || nb == 64 || sizeof(T) == 2)) {
+    std::vector<int> rmat(std::max(rows, 1)), cig(b.ci.size());
+    std::vector<int4> desc(std::max(batch, 1));
+    for (int i = 0; i < batch; ++i) {
+      desc[i] = make_int4(b.row_off[i], b.m[i], b.col_off[i], b.k[i]);
+      for (int r = b.row_off[i]; r < b.row_off[i + 1]; ++r) {
+        rmat[r] = i;
+        for (int q = b.rp[r]; q < b.rp[r + 1]; ++q) cig[q] = b.ci[q] + b.col_off[i];
+      }
+    }
+    auto go = [&](auto sc, auto nvc) {
+      constexpr int S = decltype(sc)::value, NV = decltype(nvc)::value;
+      const bool vec = !colmajor && nb % (16 / int(sizeof(T))) == 0 && NV % (16 / int(sizeof(T))) == 0;
+      for (int gy : {1, nb == 17 ? (nb + NV - 1) / NV : 0})
+        for (bool uni : {false, true}) {
+          if (gy == 0 || (uni && !(colmajor && b.uniform))) continue;
+          std::fill(C.begin(), C.end(), T(NAN));
+          emu_launch(dim3((rows * S + 31) / 32, gy), dim3(32), true, [&] {  // one warp a block: its barrier is the cheap one
+            auto kern = colmajor ? split_kernel<T, Layout::Col, S, NV> : split_kernel<T, Layout::Row, S, NV>;
+            kern(b.rp.data(), colmajor ? b.ci.data() : cig.data(), val.data(), rmat.data(), desc.data(), B.data(), C.data(), nb, rows,
+                 uni ? b.m[0] : 0, uni ? b.k[0] : 0, vec);
+          });
+          char w[80]; std::snprintf(w, sizeof w, "split S=%d NV=%d gy=%d%s%s", S, NV, gy, vec ? " vec" : "", uni ? " uniform" : "");
+          check(w);
+          ++ncfg;
+        }
+    };
+    go(std::integral_constant<int, 4>(), std::integral_constant<int, 16>());
+    go(std::integral_constant<int, 8>(), std::integral_constant<int, 8>());
+    go(std::integral_constant<int, 32>(), std::integral_constant<int, 4>());
   }
   // staged: column-major with W in several sizes; row-major with every vector width that divides nb and
   // groups of 1, 4 and 32 lanes a row (W = V 2^lg), all of a matrix's records in shared memory or the
