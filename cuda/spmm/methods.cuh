@@ -1056,15 +1056,25 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   }
   const bool panels = panel_blocks >= 2 * int64_t(dev.sms);
   const bool half = sizeof(T) == 2;
-  // batched-split: rows of >= 12 on average and nb <= 8, where the other kernels walk a row on one or two
-  // lanes (development sweep: 1.1-3.6x our next best, e.g. batch 20 of d512, 32 a row, nb 4: 3.5 vs 12.6 us;
-  // column-major batch 6 of d768, 96 a row, nb 8: 5.4 vs 19.3). First where its S lanes a row leave the
-  // grid within the device's resident threads; larger grids keep batched-tile's rules (batch 1000 of d64,
-  // 32 a row, nb 8: tile 8.3, split 13.5) and take split in place of csr-flat / batched-mma (row-major).
-  // Not f64: unmeasured row-major, and a column-major f64 cell lost to tile (5.7 vs 5.1).
-  const bool split = h.nb <= 8 && row_len >= 12 && sizeof(T) != 8;
-  if (split && double(h.total_rows) * split_lanes(row_len) <= double(dev.sms) * dev.max_threads_sm)
-    return {"batched-split", "nb <= 8, rows of >= 12 on average, not f64, rows x lanes within the resident threads: a row's nonzeros split over lanes, summed by shuffles" + why};
+  // batched-split: long rows and nb <= 8, where the other kernels walk a row on one lane or a few
+  // (development sweeps, docs/spmm-notes.md "batched-split": 1.1-3.6x our next best, e.g. batch 20 of
+  // d512, 32 a row, nb 4: 3.5 vs 12.6 us; column-major batch 16 of d640, 64 a row, nb 4: 4.9 vs 19.2).
+  // Row-major from 16 a row (at 12-14 csr-flat's vector lanes tied or won by up to 19 %), first where
+  // its S lanes a row fit the resident threads; larger grids keep batched-tile's rules (batch 1000 of
+  // d64, 32 a row, nb 8: tile 8.3, split 13.5) and take split in place of csr-flat / batched-mma.
+  // Column-major from 12 a row (batched-col walks a row on one lane), unless batched-tile's own rule
+  // holds (one-panel A_i, k <= 128, and 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident
+  // threads (batch 300 of d64, 24 a row, nb 8: tile 4.3, split 6.0). Not f64: split lost at f64 nb 8
+  // (row-major 8.1 vs csr-flat 6.5; column-major 5.7 vs tile 5.1).
+  const double split_threads = double(h.total_rows) * split_lanes(row_len), resident = double(dev.sms) * dev.max_threads_sm;
+  const bool split_any = h.nb <= 8 && sizeof(T) != 8;
+  const bool split_row = split_any && h.layout == Layout::Row && row_len >= 16;
+  const bool split_col = split_any && h.layout == Layout::Col && row_len >= 12 &&
+                         !(tile && (half || density >= 0.25) && split_threads > resident / 4);
+  if (split_col || (split_row && split_threads <= resident))
+    return {"batched-split", std::string(split_col ? "column-major, nb <= 8, rows of >= 12 on average, not f64, unless batched-tile's one-panel rule holds with rows x lanes past a quarter of the resident threads"
+                                                   : "row-major, nb <= 8, rows of >= 16 on average, not f64, rows x lanes within the resident threads") +
+                                 ": a row's nonzeros split over lanes, summed by shuffles" + why};
   const bool f64_wide = sizeof(T) == 8 && h.nb >= 128;
   if (h.layout == Layout::Col && tile && (h.nb >= 32 ? half || f64_wide || density >= 0.125 : half || density >= 0.25))
     return {"batched-tile", std::string("column-major, k <= 128, ") +
@@ -1080,7 +1090,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
                                 " or rows of >= 32: dense A_i tiles x B_i streamed once, tensor cores" + why};
   if (tile_bm && !tile && density >= 0.375 && h.nb >= 32)
     return {"batched-tile", "row-major, k > 128, density >= 3/8, nb >= 32: dense A_i panels x B_i streamed once, tensor cores" + why};
-  if (split) return {"batched-split", "row-major, nb <= 8, rows of >= 12 on average, not f64: a row's nonzeros split over lanes, summed by shuffles" + why};
+  if (split_row) return {"batched-split", "row-major, nb <= 8, rows of >= 16 on average, not f64: a row's nonzeros split over lanes, summed by shuffles" + why};
   if (tensor && row_len >= 32 && density >= 0.375 && h.nb <= 16)
     return {"batched-mma", "row-major, rows of >= 32 nonzeros on average, density >= 3/8, nb <= 16: bitmap slabs of A x B_i on tensor cores" + why};
   // Where the B_i of the rows in flight (32 lanes a row) pass half of L2, a B_i is evicted before its
@@ -1102,14 +1112,14 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "nb <= 8, >= 12 nonzeros a row on average, not f64, and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads", "batched-split"},
+  return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 2's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads", "batched-split"},
           {"2", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below", "batched-tile"},
           {"3", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM, tensor cores (sm_80+)", "batched-tile"},
           {"4", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"5", "column-major B and C", "batched-col"},
           {"6", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
           {"7", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
-          {"8", "nb <= 8, >= 12 nonzeros a row on average, not f64", "batched-split"},
+          {"8", "nb <= 8, >= 16 nonzeros a row on average, not f64", "batched-split"},
           {"9", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
           {"10", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
           {"11", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
