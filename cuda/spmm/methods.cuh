@@ -527,7 +527,7 @@ class SplitRows : public KernelMethod<T> {
       with_int<4, 8, 16, 32>(s_, [&](auto S) {
         with_int<4, 8, 16>(nv_, [&](auto NV) {
           split_kernel<T, decltype(L)::value, decltype(S)::value, decltype(NV)::value><<<dim3(gx_, gy_), 256, 0, s>>>(
-              v.rp, row ? v.ci_g : v.ci, v.val, rm_.rmat, rm_.desc, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk, vec_, ulen_);
+              v.rp, row ? v.ci_g : v.ci, v.val, rm_.rmat, rm_.desc, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk, vec_);
         });
       });
     });
@@ -552,9 +552,6 @@ class SplitRows : public KernelMethod<T> {
       }
     }
     vec_ = row && h.nb % VW == 0 && nv_ % VW == 0;
-    // Rows of one length: the row's range without the rp load. $SPB_SPMM_SPLIT_ULEN=0: off (development A/B only).
-    const char* ul = std::getenv("SPB_SPMM_SPLIT_ULEN");
-    ulen_ = ul && std::string(ul) == "0" ? -1 : equal_row_length(h.rp.p, rows);
     gx_ = std::max(1, ceil_div(rows * s_, 256));
     gy_ = std::min(65535, std::max(1, ceil_div(h.nb, nv_)));
     if (!row) {
@@ -566,9 +563,8 @@ class SplitRows : public KernelMethod<T> {
     this->info_n["cols_per_lane"] = nv_;
     this->info_n["grid_y"] = gy_;
     this->info_n["vec_width"] = vec_ ? VW : 1;
-    this->info_n["equal_rows"] = ulen_ >= 0;
   }
-  int s_ = 4, nv_ = 4, gx_ = 1, gy_ = 1, ulen_ = -1;
+  int s_ = 4, nv_ = 4, gx_ = 1, gy_ = 1;
   bool vec_ = false;
   RowMatrices<T> rm_;
 };

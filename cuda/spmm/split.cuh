@@ -11,15 +11,6 @@
 
 namespace spb {
 
-// The nonzeros of every row of the block-diagonal row pointer rp when they are all equal, else -1.
-inline int equal_row_length(const int* rp, int64_t rows) {
-  if (rows == 0) return -1;
-  const int len = rp[1] - rp[0];
-  for (int64_t r = 1; r < rows; ++r)
-    if (rp[r + 1] - rp[r] != len) return -1;
-  return len;
-}
-
 // Adds v[0..NV) over the S lanes of a team (xor partners below O*2 stay inside an aligned team). While
 // more than one value is left a lane keeps half of them and adds its partner's copy of that half, so
 // a step moves half as many values as the last (NV/2 + NV/4 + ... shuffles, not NV log2 S); once one is
@@ -49,12 +40,10 @@ __device__ __forceinline__ void team_sum(A (&v)[NV], int s, int& base) {
 // matrix (column-major); um / uk: every matrix's m and k in a uniform batch (column-major: the matrix
 // follows from the row), else rmat (row -> matrix) and desc (matrix -> {row_off, m, col_off, k}).
 // vec (row-major, nb a multiple of 16 / sizeof(T) values): B's row segments as 16-byte vectors.
-// ulen >= 0: every row has ulen nonzeros (equal_row_length), so a row's range follows from the row and
-// the rp load leaves the chain of dependent loads.
 template <typename T, Layout L, int S, int NV>
 __global__ void __launch_bounds__(256) split_kernel(const int* __restrict__ rp, const int* __restrict__ cols, const T* __restrict__ vals,
                                                     const int* __restrict__ rmat, const int4* __restrict__ desc, const T* __restrict__ B,
-                                                    T* __restrict__ C, int nb, int total_rows, int um, int uk, bool vec, int ulen) {
+                                                    T* __restrict__ C, int nb, int total_rows, int um, int uk, bool vec) {
   static_assert(S >= 1 && S <= 32 && (S & (S - 1)) == 0 && NV >= 1 && (NV & (NV - 1)) == 0, "S and NV are powers of two, S <= 32");
   const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const int row = int(t / S), s = int(threadIdx.x) & (S - 1);
@@ -63,8 +52,8 @@ __global__ void __launch_bounds__(256) split_kernel(const int* __restrict__ rp, 
   int p0 = 0, p1 = 0;
   int4 d = make_int4(0, 0, 0, 0);  // column-major: {row_off, m, col_off, k} of the row's matrix
   if (live) {
-    p0 = ulen >= 0 ? row * ulen : __ldg(rp + row);
-    p1 = ulen >= 0 ? p0 + ulen : __ldg(rp + row + 1);
+    p0 = __ldg(rp + row);
+    p1 = __ldg(rp + row + 1);
     if (L == Layout::Col) d = um > 0 ? make_int4(row / um * um, um, row / um * uk, uk) : __ldg(desc + __ldg(rmat + row));
   }
   using A = acc_t<T>;

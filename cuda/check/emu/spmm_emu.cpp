@@ -24,7 +24,7 @@ struct Batch {
   std::vector<double> val;
   bool uniform = false;
 };
-Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi, bool uniform = false, bool equal = false) {
+Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi, bool uniform = false) {
   Batch b;
   b.uniform = uniform;
   for (int i = 0; i < batch; ++i) {
@@ -35,7 +35,7 @@ Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi, bool 
     b.row_off.push_back(b.row_off.back() + d); b.col_off.push_back(b.col_off.back() + kk);
     int nz = uniform ? nlo : nlo + g() % (nhi - nlo + 1);
     for (int r = 0; r < d; ++r) {
-      int n = equal ? std::min(nz, kk) : (i % 7 == 2 && !uniform) ? 0 : (r % 4 == 1 ? 0 : std::min(nz + (r % 3 == 0 ? 5 : 0), kk));  // nnz-0 matrices, empty rows, long rows (equal: every row nz)
+      int n = (i % 7 == 2 && !uniform) ? 0 : (r % 4 == 1 ? 0 : std::min(nz + (r % 3 == 0 ? 5 : 0), kk));  // nnz-0 matrices, empty rows, long rows
       std::vector<int> cols;
       while ((int)cols.size() < n) { int c = g() % kk; bool dup = false; for (int x : cols) dup |= x == c; if (!dup) cols.push_back(c); }
       for (int c : cols) { b.ci.push_back(c); b.val.push_back((g() % 2001) / 1000.0 - 1.0); }
@@ -130,19 +130,16 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
     auto go = [&](auto sc, auto nvc) {
       constexpr int S = decltype(sc)::value, NV = decltype(nvc)::value;
       const bool vec = !colmajor && nb % (16 / int(sizeof(T))) == 0 && NV % (16 / int(sizeof(T))) == 0;
-      const int ulen = equal_row_length(b.rp.data(), rows);
       for (int gy : {1, nb == 17 ? (nb + NV - 1) / NV : 0})
         for (bool uni : {false, true}) {
-          // second pass: the uniform matrix (column-major) and the equal row length, where the batch has them
-          const bool um = uni && colmajor && b.uniform;
-          if (gy == 0 || (uni && !um && ulen < 0)) continue;
+          if (gy == 0 || (uni && !(colmajor && b.uniform))) continue;
           std::fill(C.begin(), C.end(), T(NAN));
           emu_launch(dim3((rows * S + 31) / 32, gy), dim3(32), true, [&] {  // one warp a block: its barrier is the cheap one
             auto kern = colmajor ? split_kernel<T, Layout::Col, S, NV> : split_kernel<T, Layout::Row, S, NV>;
             kern(b.rp.data(), colmajor ? b.ci.data() : cig.data(), val.data(), rmat.data(), desc.data(), B.data(), C.data(), nb, rows,
-                 um ? b.m[0] : 0, um ? b.k[0] : 0, vec, uni ? ulen : -1);
+                 uni ? b.m[0] : 0, uni ? b.k[0] : 0, vec);
           });
-          char w[80]; std::snprintf(w, sizeof w, "split S=%d NV=%d gy=%d%s%s%s", S, NV, gy, vec ? " vec" : "", um ? " uniform" : "", uni && ulen >= 0 ? " equal rows" : "");
+          char w[80]; std::snprintf(w, sizeof w, "split S=%d NV=%d gy=%d%s%s", S, NV, gy, vec ? " vec" : "", uni ? " uniform" : "");
           check(w);
           ++ncfg;
         }
@@ -202,9 +199,8 @@ int main() {
   std::mt19937 g(5);
   int bad = 0, n = 0;
   std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
-                                make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true), make(g, 5, 40, 40, 13, 13, true, true)};
-  // the uniform three: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a
-  // matrix); 40: every row 13 long, batched-split's ranges from the row (equal_row_length)
+                                make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true)};
+  // the uniform two: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix)
   for (auto& b : batches)
     for (int nb : {1, 3, 8, 17, 64})
       for (bool col : {false, true}) {
