@@ -504,8 +504,8 @@ inline void with_int(int v, F&& f) {
 // lane, rounded up to a power of two in 4..16; NV columns a lane: row-major nb rounded up to a power of
 // two in 4..16 (8..16 for 16-bit vectors), column-major 4; blockIdx.y walks the rest. Measured on a
 // development sweep (docs/spmm-notes.md, "batched-split"): 32 lanes lost to 16 on rows of 96-128, and
-// column-major B, whose values a lane loads one by one, ran faster as more blocks of 4 columns. $SPB_SPMM_SPLIT="S,NV" forces them, 0
-// keeping the plan's (development sweeps only; the values used are in info).
+// column-major B, whose values a lane loads one by one, ran faster as more blocks of 4 columns.
+// $SPB_SPMM_SPLIT="S,NV" forces them, 0 keeping the plan's (development sweeps only; the values used are in info).
 inline int split_lanes(double row_len) { return std::clamp(next_pow2(std::max(1, int(std::ceil(row_len / 4)))), 4, 16); }
 template <typename T>
 class SplitRows : public KernelMethod<T> {

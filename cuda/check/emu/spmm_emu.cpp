@@ -76,12 +76,19 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
           }
         }
   };
+  // per-row matrix index + descriptors (batched-col, batched-split column-major) and block-diagonal columns (split row-major)
+  std::vector<int> rmat(std::max(rows, 1)), cig(b.ci.size());
+  std::vector<int4> desc(std::max(batch, 1));
+  for (int i = 0; i < batch; ++i) {
+    desc[i] = make_int4(b.row_off[i], b.m[i], b.col_off[i], b.k[i]);
+    for (int r = b.row_off[i]; r < b.row_off[i + 1]; ++r) {
+      rmat[r] = i;
+      for (int q = b.rp[r]; q < b.rp[r + 1]; ++q) cig[q] = b.ci[q] + b.col_off[i];
+    }
+  }
   if (colmajor) {
-    // per-row matrix index + descriptors; ELL slots (local columns) for K = 0, 3, 8 (where they fit)
-    std::vector<int> rmat(std::max(rows, 1));
-    std::vector<int4> desc(std::max(batch, 1));
+    // ELL slots (local columns) for K = 0, 3, 8 (where they fit)
     int longest = 0;
-    for (int i = 0; i < batch; ++i) { desc[i] = make_int4(b.row_off[i], b.m[i], b.col_off[i], b.k[i]); for (int r = b.row_off[i]; r < b.row_off[i + 1]; ++r) rmat[r] = i; }
     for (int r = 0; r < rows; ++r) longest = std::max(longest, b.rp[r + 1] - b.rp[r]);
     auto ell = [&](int K, std::vector<int>& ec, std::vector<T>& ev) {
       ec.assign(size_t(rows) * K, -1); ev.assign(size_t(rows) * K, T(0));
@@ -118,15 +125,6 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
   // batch). Its shuffles meet at barriers, which costs: batches of up to 300 rows, nb 3, 17 and 64 (and
   // the 16-bit cases' 8), blockIdx.y over every chunk at 17 only
   if (rows <= 300 && (nb == 3 || nb == 17 || nb == 64 || sizeof(T) == 2)) {
-    std::vector<int> rmat(std::max(rows, 1)), cig(b.ci.size());
-    std::vector<int4> desc(std::max(batch, 1));
-    for (int i = 0; i < batch; ++i) {
-      desc[i] = make_int4(b.row_off[i], b.m[i], b.col_off[i], b.k[i]);
-      for (int r = b.row_off[i]; r < b.row_off[i + 1]; ++r) {
-        rmat[r] = i;
-        for (int q = b.rp[r]; q < b.rp[r + 1]; ++q) cig[q] = b.ci[q] + b.col_off[i];
-      }
-    }
     auto go = [&](auto sc, auto nvc) {
       constexpr int S = decltype(sc)::value, NV = decltype(nvc)::value;
       const bool vec = !colmajor && nb % (16 / int(sizeof(T))) == 0 && NV % (16 / int(sizeof(T))) == 0;
