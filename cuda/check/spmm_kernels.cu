@@ -1,7 +1,8 @@
 // CI compile check (nvcc -c, CUDA runtime headers only): every SpMM kernel of ours and the paper's,
 // and the TensorFlow-style peer, instantiated for float and double and both layouts (column-major and
 // staged kernels with several slot counts / columns per thread), and for __half and __nv_bfloat16
-// (f32 accumulation, 8-wide vectors); batched-tile for each of its three job heights, one-panel and multi-panel (MP);
+// (f32 accumulation, 8-wide vectors); batched-tile for each of its three job heights, one-panel and multi-panel (MP)
+// (its 16-bit 64-row-chunk kernels through the host wrapper);
 // batched-split's kernels through its host wrapper (every S and NV it launches).
 #include "../common/half_types.cuh"
 #include "../spmm/methods.cuh"

@@ -716,8 +716,10 @@ inline bool tile_mp_old() {
   return e && std::string(e) == "old";
 }
 template <typename T>
+inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm) { return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_k<T>(h.max_k)); }
+template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm) {
-  return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row).bytes + 512 <= dev.smem_optin;  // 512 bytes to spare below the opt-in limit
+  return tile_geom(h, bm).bytes + 512 <= dev.smem_optin;  // 512 bytes to spare below the opt-in limit
 }
 template <typename T>
 inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
@@ -729,7 +731,7 @@ inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
     for (int i = 0; i < h.batch; ++i) pad64 += int64_t(ceil_div(h.m[i], 64)) * 64, pad32 += int64_t(ceil_div(h.m[i], 32)) * 32;
     if (pad32 < pad64) bm = 32;
   }
-  while (bm > 16 && TileGeom<T>(bm, h.max_k, h.layout == Layout::Row).bytes > dev.budget_for(2)) bm /= 2;
+  while (bm > 16 && tile_geom(h, bm).bytes > dev.budget_for(2)) bm /= 2;
   // A_i wider than a panel: every column tile refills A's panels, so the fill a column of C costs
   // BM x panel / BN. BM 32 (BN 64) instead of 64 (BN 32) where nb passes 32: measured 1.1-1.4x faster
   // at nb 64-256, slower at nb <= 32 (half its warps without columns); BM 16 (BN 128) was 7-35 % slower
@@ -746,7 +748,7 @@ inline int64_t tile_jobs(const HostBatch<T>& h, int bm) {
 }
 template <typename T>
 inline int64_t tile_blocks(const HostBatch<T>& h, int bm) {
-  return tile_jobs(h, bm) * std::max(1, ceil_div(h.nb, TileGeom<T>(bm, h.max_k, h.layout == Layout::Row).BN));
+  return tile_jobs(h, bm) * std::max(1, ceil_div(h.nb, tile_geom(h, bm).BN));
 }
 
 // Blocks a column tile for A_i wider than a panel (MP kernels): S of 4, 3 or 2 that divides the panels
@@ -802,7 +804,7 @@ class Tile : public KernelMethod<T> {
       if ((b == 16 || b == 32 || b == 64) && tile_fits(h, dev, b)) bm_ = b;
     }
     const int64_t njobs = tile_jobs(h, bm_);
-    const TileGeom<T> g(bm_, h.max_k, h.layout == Layout::Row);
+    const TileGeom<T> g = tile_geom(h, bm_);
     mp_ = h.max_k > kTilePanel;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     if (!mp_) {  // one panel: CSR order, apos
@@ -893,6 +895,7 @@ class Tile : public KernelMethod<T> {
     this->info_n["a_panels"] = ceil_div(std::max(h.max_k, 1), kTilePanel);
     this->info_s["a_fill"] = !mp_ ? "loads, one panel" : sizeof(T) >= 4 ? "cp.async scatter, a panel at a time" : "loads, a panel at a time";
     this->info_n["tile_cols"] = g.BN;
+    this->info_n["chunk_rows"] = tile_k<T>(h.max_k);
     this->info_n["jobs"] = double(njobs);
     this->info_n["col_tiles_a_block"] = per_;
     this->info_n["k_split"] = split_;
@@ -907,9 +910,18 @@ class Tile : public KernelMethod<T> {
       constexpr Layout LL = decltype(L)::value;
       auto by_bm = [&](auto MP) {
         constexpr bool M = decltype(MP)::value;
-        if (bm_ == 16) f(tile_kernel<T, LL, 16, M>);
-        else if (bm_ == 32) f(tile_kernel<T, LL, 32, M>);
-        else f(tile_kernel<T, LL, 64, M>);
+        auto by_kc = [&](auto KCc) {  // chunk rows: tile_k (64 only for 16-bit one-panel batches)
+          constexpr int KC = decltype(KCc)::value;
+          if (bm_ == 16) f(tile_kernel<T, LL, 16, M, KC>);
+          else if (bm_ == 32) f(tile_kernel<T, LL, 32, M, KC>);
+          else f(tile_kernel<T, LL, 64, M, KC>);
+        };
+        if constexpr (sizeof(T) == 2 && !M) {
+          if (tile_k<T>(this->h_->max_k) == 64) by_kc(std::integral_constant<int, 64>{});
+          else by_kc(std::integral_constant<int, 32>{});
+        } else {
+          by_kc(std::integral_constant<int, 32>{});
+        }
       };
       if (mp_) by_bm(std::true_type{});
       else by_bm(std::false_type{});
@@ -1050,7 +1062,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   int64_t panel_blocks = 0;
   if (tile_bm && !tile) {
     const int64_t b = tile_blocks(h, tile_bm);
-    const size_t bytes = TileGeom<T>(tile_bm, h.max_k, h.layout == Layout::Row).bytes + 1024;
+    const size_t bytes = tile_geom(h, tile_bm).bytes + 1024;
     const int64_t per_sm = std::max<int64_t>(1, std::min<int64_t>(8, int64_t(dev.smem_sm / bytes)));
     panel_blocks = b * tile_split(h, b, per_sm * dev.sms);
   }

@@ -4,16 +4,16 @@
 // A thread block owns a job, BM rows (16, 32 or 64) of one A_i, and a run of BN-column tiles of C_i.
 // It scatters its rows of A_i into a dense BM x k tile in shared memory once (nonzero positions made on
 // the host; A_i wider than kTilePanel columns a panel at a time), then streams B_i through shared
-// memory in 32-row chunks with cp.async, tile_stages - 1 chunks ahead of the one the tensor cores work
-// on, so B_i is read once for all BM rows and C once, where the sparse kernels re-read B_i from L1 for
-// every nonzero. Four warps: each owns 16 rows and 32 columns of the block's tile (BN = 32 x 4 /
+// memory in chunks of tile_k rows with cp.async, tile_stages - 1 chunks ahead of the one the tensor
+// cores work on, so B_i is read once for all BM rows and C once, where the sparse kernels re-read B_i
+// from L1 for every nonzero. Four warps: each owns 16 rows and 32 columns of the block's tile (BN = 32 x 4 /
 // (BM / 16)), as 4 m16n8 accumulator tiles of mma.sync with
 // fragments loaded straight from shared memory (wmma's loads and conversions cost ~4x the
 // instructions, measured: docs/spmm-notes.md "batched-tile").
 //   f32: 3xTF32 (a = hi + lo; hi*hi + hi*lo + lo*hi), error ~2^-21 relative, within the f32 tolerance;
 //   f64: DMMA (m8n8k4), exact products; f16, bf16: m16n8k16 with f32 accumulation.
-// C goes straight from the accumulators (f32, f64) or through shared memory (16-bit, whole 16-byte
-// vectors in either layout; see tile_direct_c).
+// C goes straight from the accumulators (f32, f64, 16-bit row-major as whole 16-byte vectors) or
+// through shared memory (16-bit column-major; see tile_direct_c).
 // Dense products cost the same whatever A's density; the planner sends it the batches where that pays.
 #pragma once
 #include <cstdint>
@@ -25,34 +25,42 @@
 
 namespace spb {
 
-// SPB_TILE_K / SPB_TILE_STAGES: compile-time overrides for development sweeps only.
-#ifndef SPB_TILE_K
-#define SPB_TILE_K 32
-#endif
+// SPB_TILE_STAGES: compile-time override for development sweeps only.
 constexpr int kTileWarps = 4, kTileThreads = 32 * kTileWarps;
-constexpr int kTileK = SPB_TILE_K;  // rows of B_i a pipeline stage
-// Pipeline stages: 16-bit 3 (two chunks ahead), f32 and f64 2 (one ahead: the smaller footprint
-// leaves more blocks an SM, 8-25 % faster than 3; 4 and 5 stages, or 64-row chunks, were slower still).
-template <typename T>
-__host__ __device__ constexpr int tile_stages() {
-#ifdef SPB_TILE_STAGES
-  return SPB_TILE_STAGES;
-#else
-  return sizeof(T) == 2 ? 3 : 2;
-#endif
-}
 // Columns of A_i in shared memory at a time: wider A_i are filled a panel at a time. (A panel as wide
 // as k, or as two blocks an SM allow, was 15-45 % faster where the grid is small and up to 2.2x slower
 // where it fills the SMs; a runtime width cost the f32 kernels 8-32 registers and 5-27 %: docs/spmm-notes.md.)
 constexpr int kTilePanel = 128;
+// Rows of B_i a pipeline stage (the kernels' KC): 32; 64 for 16-bit batches whose widest A_i is one panel
+// of whole 64-row chunks (k = 64 or 128). A chunk costs the warps ~150 instructions of waits, barrier,
+// copies and addresses, against 14 that load fragments and multiply for a 16-bit 32 x 32 chunk (ncu
+// source counters, docs/spmm-notes.md); 64-row chunks measured 3-7 % faster there (f16 d64 nB 256
+// row-major 32.5 -> 31.5 us, column-major 3 a row 29.2 -> 27.3), but slower where k leaves a chunk half
+// empty (k = 32: 4.2 -> 5.4 us; k = 96; column-major k = 48) and on f32 / f64 (3-33 % slower in 4
+// of 5 cells: f32 d96 nB 128 72.8 -> 96.7 us).
+template <typename T>
+__host__ __device__ constexpr int tile_k(int kmax) { return sizeof(T) == 2 && kmax <= kTilePanel && kmax % 64 == 0 ? 64 : 32; }
+// Pipeline stages: f32 and f64 2 (one chunk ahead: the smaller footprint leaves more blocks an SM, 8-25 %
+// faster than 3; 4 and 5 stages were slower still); 16-bit 3 (two ahead), 2 for column-major 64-row
+// chunks (27.4 against 30.0 us at 3).
+template <typename T>
+__host__ __device__ constexpr int tile_stages(bool row, int kc) {
+#ifdef SPB_TILE_STAGES
+  return SPB_TILE_STAGES;
+#else
+  return sizeof(T) == 2 && (row || kc == 32) ? 3 : 2;
+#endif
+}
 // Columns of C a warp: 4 tiles of 8 (64 measured 8-56 % slower on f32 and 16-bit with C from the
 // accumulators, and no faster on 16-bit through shared memory).
 constexpr int kTileWN = 32;
 // f64 and f32 store C straight from the accumulators (a quad of lanes writes whole 32-byte sectors;
 // f64 18 % faster than through shared memory, f32 with 2 stages 5-15 %, its smaller footprint leaving
-// more blocks an SM); 16-bit goes through shared memory (pairs from the accumulators are half sectors).
+// more blocks an SM). 16-bit row-major too, after a transpose within each quad (quad_transpose) that
+// gives a lane 8 consecutive columns of a row, one 16-byte store (the accumulators' pairs alone are
+// half sectors). 16-bit column-major goes through shared memory.
 template <typename T>
-__host__ __device__ constexpr bool tile_direct_c() { return sizeof(T) >= 4; }
+__host__ __device__ constexpr bool tile_direct_c(bool row) { return sizeof(T) >= 4 || row; }
 
 // Shared-memory geometry of one launch (BM rows a job, A pitch from the largest k up to a panel), in elements.
 // The pitches make every fragment load of a warp hit distinct banks (f32: A and column-major B pitches
@@ -64,9 +72,11 @@ struct TileGeom {
   static constexpr int brow_pad = sizeof(T) == 8 ? 4 : 8, bcol_pad = sizeof(T) == 2 ? 8 : 4;
   int BN, apitch, bpitch, cpitch;
   size_t b_off, c_off, stage, bytes;
-  __host__ __device__ TileGeom(int bm, int kmax, bool row) {
+  // kc: rows a chunk, tile_k(kmax) (the kernels pass their KC, so that their geometry folds to constants).
+  __host__ __device__ TileGeom(int bm, int kmax, bool row, int kc) {
     BN = kTileWN * kTileWarps / (bm / 16);
     const int kw = kmax < 1 ? 1 : kmax > kTilePanel ? kTilePanel : kmax;
+    const int kTileK = kc;
     const int kp = (kw + kTileK - 1) / kTileK * kTileK;
     apitch = kp + apad;
     bpitch = row ? BN + brow_pad : kTileK + bcol_pad;
@@ -74,8 +84,8 @@ struct TileGeom {
     stage = size_t(row ? kTileK : BN) * bpitch;
     auto up = [](size_t b) { return (b + 127) / 128 * 128; };
     b_off = up(size_t(bm) * apitch * sizeof(T));
-    c_off = b_off + up(tile_stages<T>() * stage * sizeof(T));
-    bytes = c_off + (tile_direct_c<T>() ? 0 : size_t(row ? bm : BN) * cpitch * sizeof(acc_t<T>));
+    c_off = b_off + up(tile_stages<T>(row, kTileK) * stage * sizeof(T));
+    bytes = c_off + (tile_direct_c<T>(row) ? 0 : size_t(row ? bm : BN) * cpitch * sizeof(acc_t<T>));
   }
 };
 
@@ -84,13 +94,13 @@ struct TileGeom {
 // one matrix row (lanes 8i .. 8i + 7: matrix i) and receiving, of each matrix, row lane / 4, values
 // 2 (lane % 4) and + 1; .trans gives the transposed matrices. One instruction for what was 4-16 loads.
 template <bool TRANS>
-__device__ __forceinline__ void ldsm_x4(const void* p, uint32_t (&r)[4]) {
-  const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(p));
+__device__ __forceinline__ void ldsm_x4(unsigned a, uint32_t (&r)[4]) {  // a: shared-memory address
   if (TRANS)
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
   else
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
 }
+__device__ __forceinline__ unsigned smem_addr(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
 // One value (4 or 8 bytes) into shared memory: the multi-panel fill's scatter, all of a thread's copies
 // in flight at once instead of a load-then-store round trip each.
 template <typename T>
@@ -170,17 +180,25 @@ struct TileMma16 {
   struct A { uint32_t r[4]; };
   struct B { uint32_t r[2]; };
   static constexpr bool kPair = true;
-  __device__ static void load_a(const H* As, int ap, int lane, A& a) {
-    // (g, 2t), (g + 8, 2t), (g, 2t + 8), (g + 8, 2t + 8): 8 x 8 blocks
-    ldsm_x4<false>(As + ((lane & 7) + ((lane >> 3) & 1) * 8) * ap + (lane >> 4) * 8, a.r);
+  // Fragments by shared-memory address: a thread's lane part of each ldmatrix row address is fixed
+  // (a_lane, b_lane, in bytes, made once), a step adds its column / row offset (b_at), so that the
+  // chunk loop does not recompute lane arithmetic (it did: ~100 instructions a chunk of which 14 load
+  // and multiply, docs/spmm-notes.md).
+  // A: (g, 2t), (g + 8, 2t), (g, 2t + 8), (g + 8, 2t + 8): 8 x 8 blocks.
+  __device__ static unsigned a_lane(int ap, int lane) { return 2u * (((lane & 7) + ((lane >> 3) & 1) * 8) * ap + (lane >> 4) * 8); }
+  // B row-major: k rows kk .. kk + 7 and kk + 8 .. of n8 tile n0, then of n0 + 8, transposed;
+  // column-major: n rows of the tile, k columns kk .. kk + 7 and kk + 8 ...
+  template <bool ROW>
+  __device__ static unsigned b_lane(int bp, int lane) {
+    return ROW ? 2u * (((lane & 7) + ((lane >> 3) & 1) * 8) * bp + (lane >> 4) * 8) : 2u * (((lane & 7) + (lane >> 4) * 8) * bp + ((lane >> 3) & 1) * 8);
   }
   template <bool ROW>
-  __device__ static void load_b2(const H* Bw, int bp, int lane, int n0, int kk, B& b0, B& b1) {
+  __device__ static unsigned b_at(int bp, int n0, int kk) { return 2u * (ROW ? kk * bp + n0 : n0 * bp + kk); }
+  __device__ static void load_a(unsigned at, A& a) { ldsm_x4<false>(at, a.r); }
+  template <bool ROW>
+  __device__ static void load_b2(unsigned at, B& b0, B& b1) {
     uint32_t r[4];
-    if (ROW)  // k rows kk .. kk + 7 and kk + 8 .. of n8 tile n0, then of n0 + 8, transposed
-      ldsm_x4<true>(Bw + (kk + (lane & 7) + ((lane >> 3) & 1) * 8) * bp + n0 + (lane >> 4) * 8, r);
-    else  // n rows of the tile, k columns kk .. kk + 7 and kk + 8 ..
-      ldsm_x4<false>(Bw + (n0 + (lane & 7) + (lane >> 4) * 8) * bp + kk + ((lane >> 3) & 1) * 8, r);
+    ldsm_x4<ROW>(at, r);
     b0.r[0] = r[0], b0.r[1] = r[1], b1.r[0] = r[2], b1.r[1] = r[3];
   }
   __device__ static void mma(float (&c)[4], const A& a, const B& b) {
@@ -199,6 +217,24 @@ struct TileMma<__half> : TileMma16<__half> {};
 template <>
 struct TileMma<__nv_bfloat16> : TileMma16<__nv_bfloat16> {};
 #endif
+
+// Quad transpose: lane t of each group of 4 lanes (t = lane % 4) gives p[j] and gets, in p[s], what lane s
+// gave as p[t]. Two exchanges of two words (lanes t ^ 2, then t ^ 1); all 32 lanes take part.
+__device__ __forceinline__ void quad_transpose(uint32_t (&p)[4], int t) {
+  const bool b1 = t & 2, b0 = t & 1;
+  uint32_t r0 = __shfl_xor_sync(0xffffffffu, b1 ? p[0] : p[2], 2), r1 = __shfl_xor_sync(0xffffffffu, b1 ? p[1] : p[3], 2);
+  if (b1) p[0] = r0, p[1] = r1;
+  else p[2] = r0, p[3] = r1;
+  r0 = __shfl_xor_sync(0xffffffffu, b0 ? p[0] : p[1], 1), r1 = __shfl_xor_sync(0xffffffffu, b0 ? p[2] : p[3], 1);
+  if (b0) p[0] = r0, p[2] = r1;
+  else p[1] = r0, p[3] = r1;
+}
+// Two 16-bit values as one word, a in the low half (the lower address).
+template <typename T>
+__device__ __forceinline__ uint32_t pack16(float a, float b) {
+  const T lo = narrow<T>(a), hi = narrow<T>(b);
+  return uint32_t(*reinterpret_cast<const uint16_t*>(&lo)) | (uint32_t(*reinterpret_cast<const uint16_t*>(&hi)) << 16);
+}
 
 // A job: rows r0 .. r0 + bm of matrix X (first row `row` of the batch). One-panel batches: its nonzeros
 // q0 .. q1 in CSR order, apos[q] their places in the tile. Batches with an A_i wider than a panel (the
@@ -222,7 +258,7 @@ struct alignas(16) TileJob {
 // shared memory allows (unbounded, the unrolled tile loop took 72-80 and row-major d48 cells lost 8-10 %;
 // column-major f32 measured slower with the bound). Under it ptxas spills a few bytes, and which kernel
 // moves with unrelated edits (9063514: the 32-row one 36 bytes; 09aca9d: the 64-row one 4): docs/spmm-notes.md.
-template <typename T, Layout L, int BM, bool MP>
+template <typename T, Layout L, int BM, bool MP, int KC = 32>
 __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::Row && BM >= 32 && !MP) ? 8 : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const int* __restrict__ aidx, const int* __restrict__ qoff,
                 const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per,
@@ -234,10 +270,10 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
   constexpr int V = 16 / sizeof(T);  // values a 16-byte copy or store
   constexpr int WN = kTileWN, NT = WN / 8;                  // a warp's columns, as n8 tiles
   constexpr int WC = kTileWarps / (BM / 16), BN = WN * WC;   // warps across the tile's columns; its columns
-  constexpr bool direct = tile_direct_c<T>();
-  constexpr int kStages = tile_stages<T>();
+  constexpr bool direct = tile_direct_c<T>(row);
+  constexpr int kStages = tile_stages<T>(row, KC), kTileK = KC;
   extern __shared__ __align__(128) unsigned char tile_smem[];
-  const TileGeom<T> g(BM, kmax, row);
+  const TileGeom<T> g(BM, kmax, row, KC);
   T* As = reinterpret_cast<T*>(tile_smem);
   T* Bs = reinterpret_cast<T*>(tile_smem + g.b_off);
   A_t* Cs = reinterpret_cast<A_t*>(tile_smem + g.c_off);  // f32, 16-bit: the column tile's sums
@@ -389,6 +425,8 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
 #pragma unroll
     for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
   const T* Aw = As + (strip * 16) * ap;  // this warp's 16 rows
+  unsigned a_lane = 0, b_lane = 0;        // kPair: the lane's parts of its fragment addresses
+  if constexpr (Op::kPair) a_lane = Op::a_lane(ap, lane), b_lane = Op::template b_lane<row>(bp, lane);
   const bool vecC2 = nb % 2 == 0;        // direct, row-major: a lane's two columns are one aligned pair
   const bool vecC = row ? nb % V == 0 : (m % V == 0 && (int64_t(job.row - r0) * nb) % V == 0);
 
@@ -424,29 +462,38 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
       // runtime bound each tile's loads and products sat after a branch and waited on the last tile's;
       // unrolled they interleave (row-major and f64 up to 26 % faster; docs/spmm-notes.md also has the
       // column-major f32 cells it made slower).
-      auto steps = [&](auto tiles) {
+      // kPair: the chunk's fragment addresses (see TileMma16::a_lane).
+      const unsigned a_at = Op::kPair ? smem_addr(Ak) + a_lane : 0u, b_at = Op::kPair ? smem_addr(Bw) + b_lane : 0u;
+      auto step = [&](auto tiles, int kk) {
         constexpr int n = decltype(tiles)::value;
-#pragma unroll 2
-        for (int kk = 0; kk < kend; kk += Op::K) {
-          typename Op::A a;
-          if constexpr (Op::kPair) {
-            Op::load_a(Ak + kk, ap, lane, a);
+        typename Op::A a;
+        if constexpr (Op::kPair) {
+          Op::load_a(a_at + 2u * kk, a);
 #pragma unroll
-            for (int j = 0; j < n; j += 2) {  // pairs of n8 tiles (the second's fragment, past n, is not used)
-              typename Op::B b0, b1;
-              Op::template load_b2<row>(Bw, bp, lane, j * 8, kk, b0, b1);
-              Op::mma(acc[j], a, b0);
-              if (j + 1 < n) Op::mma(acc[j + 1], a, b1);
-            }
-          } else {
-            Op::load_a(Ak + kk, ap, gq, tq, a);
-#pragma unroll
-            for (int j = 0; j < n; ++j) {
-              typename Op::B b;
-              Op::template load_b<row>(row ? Bw + kk * bp + j * 8 : Bw + j * 8 * bp + kk, bp, gq, tq, b);
-              Op::mma(acc[j], a, b);
-            }
+          for (int j = 0; j < n; j += 2) {  // pairs of n8 tiles (the second's fragment, past n, is not used)
+            typename Op::B b0, b1;
+            Op::template load_b2<row>(b_at + Op::template b_at<row>(bp, j * 8, kk), b0, b1);
+            Op::mma(acc[j], a, b0);
+            if (j + 1 < n) Op::mma(acc[j + 1], a, b1);
           }
+        } else {
+          Op::load_a(Ak + kk, ap, gq, tq, a);
+#pragma unroll
+          for (int j = 0; j < n; ++j) {
+            typename Op::B b;
+            Op::template load_b<row>(row ? Bw + kk * bp + j * 8 : Bw + j * 8 * bp + kk, bp, gq, tq, b);
+            Op::mma(acc[j], a, b);
+          }
+        }
+      };
+      // A whole chunk (kend = kTileK, all but a k's last) unrolled, the k steps' offsets constants.
+      auto steps = [&](auto tiles) {
+        if (kend == kTileK) {
+#pragma unroll
+          for (int kk = 0; kk < kTileK; kk += Op::K) step(tiles, kk);
+        } else {
+#pragma unroll 2
+          for (int kk = 0; kk < kend; kk += Op::K) step(tiles, kk);
         }
       };
       static_assert(NT == 4, "one case a tile count");
@@ -495,6 +542,37 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
             acc[j][e] = sum;
           }
       }
+    }
+    if constexpr (direct && sizeof(T) == 2) {
+      // 16-bit, row-major: after the quad transpose lane tq holds n8 tile tq of its rows, 8 columns.
+      if (!active) continue;
+      const int c = cg * WN + 8 * tq;  // the lane's first column within the tile
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        uint32_t p[NT];
+        static_assert(NT == 4, "a quad transposes 4 tiles");
+#pragma unroll
+        for (int j = 0; j < NT; ++j) p[j] = pack16<T>(acc[j][2 * h], acc[j][2 * h + 1]);
+        quad_transpose(p, tq);
+        const int r = strip * 16 + gq + 8 * h;
+        if (r >= bm || tq >= nt) continue;
+        T* dst = Ci + int64_t(r0 + r) * nb + j0 + c;
+        if (vecC && c + 8 <= wc) {
+          *reinterpret_cast<uint4*>(dst) = make_uint4(p[0], p[1], p[2], p[3]);
+        } else {
+#pragma unroll
+          for (int x = 0; x < 8; ++x)
+            if (c + x < wc) {
+              const uint16_t b = uint16_t(p[x / 2] >> (16 * (x % 2)));
+              dst[x] = *reinterpret_cast<const T*>(&b);
+            }
+        }
+      }
+#pragma unroll
+      for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
+      continue;
     }
     if (direct) {
       // C straight from the accumulators: a lane holds two adjacent columns of rows g and g + 8; a
