@@ -22,6 +22,7 @@
 #include "common.cuh"
 #include "vec.cuh"
 #include "async_copy.cuh"
+#include "quad_transpose.cuh"
 
 namespace spb {
 
@@ -218,17 +219,6 @@ template <>
 struct TileMma<__nv_bfloat16> : TileMma16<__nv_bfloat16> {};
 #endif
 
-// Quad transpose: lane t of each group of 4 lanes (t = lane % 4) gives p[j] and gets, in p[s], what lane s
-// gave as p[t]. Two exchanges of two words (lanes t ^ 2, then t ^ 1); all 32 lanes take part.
-__device__ __forceinline__ void quad_transpose(uint32_t (&p)[4], int t) {
-  const bool b1 = t & 2, b0 = t & 1;
-  uint32_t r0 = __shfl_xor_sync(0xffffffffu, b1 ? p[0] : p[2], 2), r1 = __shfl_xor_sync(0xffffffffu, b1 ? p[1] : p[3], 2);
-  if (b1) p[0] = r0, p[1] = r1;
-  else p[2] = r0, p[3] = r1;
-  r0 = __shfl_xor_sync(0xffffffffu, b0 ? p[0] : p[1], 1), r1 = __shfl_xor_sync(0xffffffffu, b0 ? p[2] : p[3], 1);
-  if (b0) p[0] = r0, p[2] = r1;
-  else p[1] = r0, p[3] = r1;
-}
 // Two 16-bit values as one word, a in the low half (the lower address).
 template <typename T>
 __device__ __forceinline__ uint32_t pack16(float a, float b) {

@@ -1,5 +1,5 @@
 // Host emulation of batched-col (col_kernel), batched-staged (staged_kernel) and batched-split (split_kernel,
-// its shuffles through the block barrier) against a float64
+// its shuffles through the block barrier), and of batched-tile's quad transpose (quad_transpose), against a float64
 // (batched-tile runs on the tensor cores, which have no host emulation: the GPU tests check it)
 // reference, on mixed batches with empty rows, nnz-0 matrices, rectangular matrices, dim 1, nb not a
 // power of two, outputs poisoned with NaN; every slot count / columns-per-thread / grid.y and column
@@ -14,6 +14,7 @@
 #include "../../spmm/col.cuh"
 #include "../../spmm/staged.cuh"
 #include "../../spmm/split.cuh"
+#include "../../spmm/quad_transpose.cuh"
 #include "../../cpu/half16.hpp"
 using namespace spb;
 using spb::cpu::BF16;
@@ -193,9 +194,26 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
   return bad;
 }
 
+// quad_transpose: lane l gives p[j] = 4 l + j and must get, in p[s], what lane 4 (l / 4) + s gave as p[l % 4].
+int quad_case() {
+  std::vector<uint32_t> got(32 * 4);
+  emu_launch(dim3(1), dim3(32), true, [&] {
+    const int l = int(threadIdx.x);
+    uint32_t p[4];
+    for (int j = 0; j < 4; ++j) p[j] = uint32_t(4 * l + j);
+    quad_transpose(p, l & 3);
+    for (int s = 0; s < 4; ++s) got[size_t(4 * l + s)] = p[s];
+  });
+  int bad = 0;
+  for (int l = 0; l < 32; ++l)
+    for (int s = 0; s < 4; ++s) bad += got[size_t(4 * l + s)] != uint32_t(4 * (4 * (l / 4) + s) + (l & 3));
+  if (bad) std::printf("quad_transpose: %d of 128 words wrong\n", bad);
+  return bad != 0;
+}
+
 int main() {
   std::mt19937 g(5);
-  int bad = 0, n = 0;
+  int bad = quad_case(), n = 1;
   std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
                                 make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true)};
   // the uniform two: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix)
