@@ -77,15 +77,14 @@ struct TileGeom {
   __host__ __device__ TileGeom(int bm, int kmax, bool row, int kc) {
     BN = kTileWN * kTileWarps / (bm / 16);
     const int kw = kmax < 1 ? 1 : kmax > kTilePanel ? kTilePanel : kmax;
-    const int kTileK = kc;
-    const int kp = (kw + kTileK - 1) / kTileK * kTileK;
+    const int kp = (kw + kc - 1) / kc * kc;
     apitch = kp + apad;
-    bpitch = row ? BN + brow_pad : kTileK + bcol_pad;
+    bpitch = row ? BN + brow_pad : kc + bcol_pad;
     cpitch = row ? BN + 8 : bm + 4;
-    stage = size_t(row ? kTileK : BN) * bpitch;
+    stage = size_t(row ? kc : BN) * bpitch;
     auto up = [](size_t b) { return (b + 127) / 128 * 128; };
     b_off = up(size_t(bm) * apitch * sizeof(T));
-    c_off = b_off + up(tile_stages<T>(row, kTileK) * stage * sizeof(T));
+    c_off = b_off + up(tile_stages<T>(row, kc) * stage * sizeof(T));
     bytes = c_off + (tile_direct_c<T>(row) ? 0 : size_t(row ? bm : BN) * cpitch * sizeof(acc_t<T>));
   }
 };
