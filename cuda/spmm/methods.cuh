@@ -868,12 +868,17 @@ class Tile : public KernelMethod<T> {
       CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res, K, kTileThreads, smem_));
     });
     // Up to 4 column tiles a block (A's fill costs about what a column tile's B and C move, so 1 a block
-    // was 10-40 % slower; 16 lost 20 % to 4 on a 600-job grid), fewer while the grid is under one wave.
+    // was 10-40 % slower; 16 lost 20 % to 4 on a 600-job grid), fewer while the grid is under half a
+    // wave (between a half and one wave, halving measured 5-7 % slower: f32 d64, 32 a row, nb 64 at
+    // 0.76 and 0.95 of a wave; the extra fills cost more than the idle slots).
     // Multi-panel: one (A refills its panels for every column tile anyway, so more a block only made
     // the blocks longer and fewer: 1.05-1.7x slower).
-    per_ = mp_ && !tile_mp_old() ? 1 : std::min(nct_, 4);
+    // f32 / f64 with k <= 32 (one chunk a column tile, a small fill): at most 2 (d32, 16 a row, nb 256:
+    // 52.9 against 4's 54.5 us in f64, column-major f32 29.5 against 32.6; 16-bit mixed, f16 d32 nb 256
+    // 15.0 against 4's 13.5, so 16-bit keeps 4).
+    per_ = mp_ && !tile_mp_old() ? 1 : std::min(nct_, h.max_k <= 32 && sizeof(T) >= 4 ? 2 : 4);
     const int64_t wave = int64_t(std::max(res, 1)) * dev.sms;
-    while (per_ > 1 && njobs * ceil_div(nct_, per_) < wave) per_ = (per_ + 1) / 2;
+    while (per_ > 1 && 2 * njobs * ceil_div(nct_, per_) < wave) per_ = (per_ + 1) / 2;
     if (const char* e = std::getenv("SPB_SPMM_TILE"))
       if (std::atoi(e) >= 1) per_ = std::min(nct_, std::atoi(e));
     // A_i wider than a panel: split k where the grid is small (tile_split; partial sums added by the
