@@ -297,7 +297,7 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
     const int k0 = kc * kTileK, kr = min(kTileK, k - k0);
     // MP kernels, a whole chunk (every row inside k_i, every column inside nb; uniform over the block):
     // a thread's copies are one row pass apart, with no tests (the general loop cost ~30 instructions a
-    // copy; d256, 128 a row, nb 128: 62.9 -> 58.0 us). Not in the one-panel kernels: there the offsets,
+    // copy; d256, 128 a row, nb 128: 62.4 -> 57.1 us). Not in the one-panel kernels: there the offsets,
     // held across the tile loop, made the 64-register f32 kernels spill (d32, nb 256: 5 % slower).
     const bool whole = MP && vecB && kr == kTileK && wc == BN;
     // lines (B rows, row-major; columns, column-major) of the chunk from `src` (pitch ld in B, bp in the

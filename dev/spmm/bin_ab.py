@@ -4,6 +4,7 @@ spec = json.load(open(sys.argv[1]))
 for name, args in spec["inputs"].items():
     subprocess.run(["node", "bin/spbench.js", "gen", *args.split(), "-o", f"/tmp/{name}.spb"], check=True, capture_output=True)
 variants = json.loads(os.environ.get("VARIANTS", '[["base", {}]]'))
+named = "," in os.environ.get("M", "")  # several methods: each figure under its method's name
 with open(sys.argv[2], "w") as out:
     for label, inp, nb, prec, layout in spec["cells"]:
         row = [label]
@@ -13,6 +14,5 @@ with open(sys.argv[2], "w") as out:
                                capture_output=True, text=True, env=dict(os.environ, **env), timeout=300)
             res = [j for j in (json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")) if j.get("type") == "result" and j.get("status") == "ok"]
             tag = exe + ("+" + ",".join(f"{k}={v}" for k, v in env.items()) if env else "")
-            named = "," in os.environ.get("M", "")  # several methods: each figure under its method's name
             row.append(f"{tag}=" + (" ".join(f"{j['method'] + ':' if named else ''}{statistics.median(j['samples_ms']) * 1000:.1f}{'' if j['verify'].get('passed') else '!'}" for j in res) or "ERR"))
         print(" ".join(row), file=out, flush=True)
