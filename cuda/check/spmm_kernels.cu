@@ -3,7 +3,8 @@
 // staged kernels with several slot counts / columns per thread), and for __half and __nv_bfloat16
 // (f32 accumulation, 8-wide vectors); batched-tile for each of its three job heights, one-panel and multi-panel (MP)
 // (its 16-bit 64-row-chunk kernels through the host wrapper);
-// batched-split's kernels through its host wrapper (every S and NV it launches).
+// batched-split's kernels through its host wrapper (every S and NV it launches); batched-slab's (each BN
+// and layout) likewise.
 #include "../common/half_types.cuh"
 #include "../spmm/methods.cuh"
 #include "../peers/spmm_tf.cuh"
@@ -80,6 +81,7 @@ SPB_HALF(__nv_bfloat16)
   template class SplitRows<T>;       \
   template class Staged<T>;          \
   template class Tile<T>;            \
+  template class Slab<T>;            \
   template class MmaTiles<T>;        \
   template class Auto<T>;            \
   template class TfSparseDense<T>;

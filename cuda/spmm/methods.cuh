@@ -18,6 +18,7 @@
 #include "col.cuh"
 #include "staged.cuh"
 #include "tile.cuh"
+#include "slab.cuh"
 #include "mma.cuh"
 #include "split.cuh"
 
@@ -950,6 +951,109 @@ class Tile : public KernelMethod<T> {
   size_t smem_ = 0;
 };
 
+// Ours: batched-slab (see slab_kernel), both layouts, on tensor cores (sm_80 and newer). A block a
+// (matrix, BN-column tile): A_i whole and the B tile in shared memory at once, so the largest A_i and a
+// tile must fit a block's shared memory. BN: 32, 64 or 128, the smallest that covers nb, up to 128.
+// $SPB_SPMM_SLAB_BN (development sweeps only) forces it.
+template <typename T>
+inline SlabGeom<T> slab_geom(const HostBatch<T>& h, int bn) { return SlabGeom<T>(h.max_m, h.max_k, bn, h.layout == Layout::Row); }
+template <typename T>
+inline int slab_cols_for(const HostBatch<T>& h) {
+  int bn = h.nb <= 32 ? 32 : h.nb <= 64 ? 64 : 128;
+  if (const char* e = std::getenv("SPB_SPMM_SLAB_BN")) {
+    const int b = std::atoi(e);
+    if (b == 32 || b == 64 || b == 128) bn = b;
+  }
+  return bn;
+}
+
+template <typename T>
+inline bool slab_fits(const HostBatch<T>& h, const DeviceInfo& dev) {
+  return slab_geom(h, slab_cols_for(h)).bytes + 512 <= dev.smem_optin;  // 512 bytes to spare below the opt-in limit
+}
+
+template <typename T>
+class Slab : public KernelMethod<T> {
+ public:
+  Slab() : KernelMethod<T>("batched-slab", "ours", DeviceBatch<T>::kCsr) {}
+  std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
+    if (dev.prop.major < 8) return "needs tensor cores that take TF32, FP64 and BF16 (compute capability 8.0 or newer)";
+    const size_t bytes = slab_geom(h, slab_cols_for(h)).bytes;
+    if (!slab_fits(h, dev))
+      return "the largest A_i dense (" + std::to_string(h.max_m) + " x " + std::to_string(h.max_k) + ") and a " + std::to_string(slab_cols_for(h)) +
+             "-column tile of B_i need " + std::to_string(bytes) + " bytes of shared memory, more than a block may have (" + std::to_string(dev.smem_optin) + ")";
+    return "";
+  }
+  void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
+    KernelMethod<T>::setup(h, dev, s);
+    upload_tables(s);
+  }
+  void upload(cudaStream_t s) override {
+    KernelMethod<T>::upload(s);
+    upload_tables(s);
+  }
+  void run(cudaStream_t s) override {
+    const HostBatch<T>& h = *this->h_;
+    if (grid_ == 0) return;
+    with_kernel([&](auto K) {
+      K<<<int(grid_), kSlabThreads, smem_, s>>>(jobs_, apos_, this->d_.v.val, this->d_.v.B, this->d_.v.C, h.nb, h.max_m, h.max_k, nct_);
+      CUDA_CHECK_LAUNCH();
+    });
+  }
+
+ private:
+  void plan() override {
+    const HostBatch<T>& h = *this->h_;
+    bn_ = slab_cols_for(h);
+    const SlabGeom<T> g = slab_geom(h, bn_);
+    int njobs = 0;
+    for (int i = 0; i < h.batch; ++i) njobs += h.m[i] > 0;
+    jobs_h_ = Pinned<SlabJob>(size_t(std::max(njobs, 1)));
+    apos_h_ = Pinned<int>(size_t(std::max<int64_t>(h.total_nnz, 1)));
+    for (int i = 0, j = 0; i < h.batch; ++i) {
+      if (h.m[i] == 0) continue;
+      const int row = h.row_off[i];
+      jobs_h_[size_t(j++)] = SlabJob{row, h.col_off[i], h.k[i], h.m[i], h.rp[row], h.rp[row + h.m[i]], 0, 0};
+      for (int r = 0; r < h.m[i]; ++r)
+        for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = r * g.apitch + h.ci[q];
+    }
+    jobs_ = this->mem.template alloc<SlabJob>(jobs_h_.n);
+    apos_ = this->mem.template alloc<int>(apos_h_.n);
+    smem_ = g.bytes;
+    nct_ = std::max(1, ceil_div(h.nb, bn_));
+    int res = 1;
+    with_kernel([&](auto K) {
+      allow_smem(K, smem_);
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res, K, kSlabThreads, smem_));
+    });
+    grid_ = h.nb > 0 ? int64_t(njobs) * nct_ : 0;
+    if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-slab: more blocks than one grid holds");
+    this->info_n["tile_cols"] = bn_;
+    this->info_n["jobs"] = njobs;
+    this->info_n["smem_bytes"] = double(smem_);
+    this->info_n["blocks_sm"] = res;
+    this->info_s["math"] = sizeof(T) == 4 ? "3xTF32 tensor cores" : sizeof(T) == 8 ? "FP64 tensor cores (DMMA)" : "16-bit tensor cores, f32 accumulation";
+  }
+  // f(the kernel for the batch's layout and bn_).
+  template <typename F>
+  void with_kernel(F&& f) const {
+    with_layout(this->h_->layout, [&](auto L) {
+      constexpr Layout LL = decltype(L)::value;
+      if (bn_ == 32) f(slab_kernel<T, LL, 32>);
+      else if (bn_ == 64) f(slab_kernel<T, LL, 64>);
+      else f(slab_kernel<T, LL, 128>);
+    });
+  }
+  void upload_tables(cudaStream_t s) { upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s); }
+  Pinned<SlabJob> jobs_h_;
+  Pinned<int> apos_h_;
+  SlabJob* jobs_ = nullptr;
+  int* apos_ = nullptr;
+  int bn_ = 32, nct_ = 1;
+  int64_t grid_ = 0;
+  size_t smem_ = 0;
+};
+
 // Ours: batched-mma (see mma_kernel), both layouts, any dim, on tensor cores (sm_80 and newer). A as
 // 32-column bitmaps (MmaBitmap, built in setup, uploaded with B in e2e mode). NT = C columns a block:
 // 16, 32 or 64 (f64: 32), the smallest that covers nb, several column tiles past it, halved while the
@@ -1102,6 +1206,13 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   if (h.layout == Layout::Col && tensor && row_len >= 32)
     return {"batched-mma", "column-major, rows of >= 32 nonzeros on average: bitmap slabs of A x B_i on tensor cores" + why};
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
+  // batched-slab: where rule 7's tile applies to a 16-bit batch with nb >= 64, all of A_i and a column
+  // tile of B_i at once (one barrier a block, B_i read once a tile for all rows): 1.05-1.7x batched-tile
+  // on 9 of 9 development cells of non-power-of-two shapes (d40-d120, density 1/4-1/3, nb 72-320),
+  // docs/spmm-notes.md "batched-slab". Not f32 / f64 (won and lost by up to 30 % against tile) nor
+  // column-major (lost 2x at density 1/19), nor below nb 64 (not measured).
+  if (tile && half && h.max_m > 16 && density >= 0.25 && h.nb >= 64 && slab_fits(h, dev))
+    return {"batched-slab", "row-major, 16-bit, k <= 128, m > 16, density >= 1/4, nb >= 64, A_i and a B_i column tile fit a block's shared memory: all of A_i times a B_i column tile at once, tensor cores" + why};
   if (tile && h.max_m > 16 && density >= (half ? 0.25 : 0.375) && (h.nb >= (half ? 16 : 32) || row_len >= 32))
     return {"batched-tile", std::string("row-major, k <= 128, m > 16, ") + (half ? "16-bit, density >= 1/4, nb >= 16" : "density >= 3/8, nb >= 32") +
                                 " or rows of >= 32: dense A_i tiles x B_i streamed once, tensor cores" + why};
@@ -1134,14 +1245,15 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"3", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM, tensor cores (sm_80+)", "batched-tile"},
           {"4", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"5", "column-major B and C", "batched-col"},
-          {"6", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
-          {"7", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
-          {"8", "nb <= 8, >= 16 nonzeros a row on average, not f64", "batched-split"},
-          {"9", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"10", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
-          {"11", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
-          {"12", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
-          {"13", "otherwise", "batched-csr-flat"}};
+          {"6", "row-major, 16-bit, k <= 128 (largest A_i), m > 16, density >= 1/4, nb >= 64, the largest A_i dense and a 128-column tile of B_i (64 or 32 where nb is) fit a block's shared memory, tensor cores (sm_80+)", "batched-slab"},
+          {"7", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
+          {"8", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
+          {"9", "nb <= 8, >= 16 nonzeros a row on average, not f64", "batched-split"},
+          {"10", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
+          {"11", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
+          {"12", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
+          {"13", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
+          {"14", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>
@@ -1200,6 +1312,7 @@ std::vector<std::unique_ptr<Method<T>>> kernel_methods() {
   v.emplace_back(new SplitRows<T>());
   v.emplace_back(new Staged<T>());
   v.emplace_back(new Tile<T>());
+  v.emplace_back(new Slab<T>());
   v.emplace_back(new MmaTiles<T>());
   return v;
 }

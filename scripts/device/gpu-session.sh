@@ -31,7 +31,7 @@ step() { # step NAME CMD... : runs, logs to $R/NAME.log (with into=FILE set: app
 step build sb build
 # Racecheck runs on our kernels (and the paper's and the TF peer we wrote); cuSPARSE's own kernels are
 # checked once separately, since racecheck reports hazards inside cusparse::load_balancing_kernel.
-SPMM_OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,batched-ell,batched-col,batched-split,batched-staged,batched-tile,batched-mma,auto,tf-sparse-dense
+SPMM_OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,batched-ell,batched-col,batched-split,batched-staged,batched-tile,batched-slab,batched-mma,auto,tf-sparse-dense
 SPGEMM_OURS=hash,hash-opt
 tests_phase() {
   # The framework peers are checked by the plugins phase; here their Python start-up per case would
@@ -59,6 +59,8 @@ tests_phase() {
   into=sanitizers step san-spmm-mma-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,64 --precision bf16 --methods batched-mma,batched-tile,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile64-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 17,64 --precision f16 --methods batched-tile,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile64-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 17,64 --precision bf16 --layout col --methods batched-tile,auto --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slab-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70,130 --precision f16 --methods batched-slab --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slab-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70 --precision bf16 --layout col --methods batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile64-row-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 24,64 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-memcheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f64 --methods hash-opt --warmup 0 --samples 1

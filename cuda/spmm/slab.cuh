@@ -1,0 +1,292 @@
+// Our whole-matrix tile kernel (batched-slab): a block computes a slab of C_i, all m_i rows of one A_i
+// times a BN-column tile of B_i, with every operand in shared memory at once.
+//
+// batched-tile gives a block BM rows of A_i and streams B_i through a pipeline of 32-row chunks: per
+// chunk a wait, a barrier and the copies' address arithmetic, and B_i is read again for every BM rows.
+// On A_i whose m or k is not a multiple of its chunks (m = 80: jobs of 32 + 32 + 16 rows; k = 80:
+// chunks of 32 + 32 + 16) that bookkeeping was ~20x the instructions that load fragments and multiply
+// (ncu source counters on 800 x d80, 20 a row, nB 192, f16: 2235 warp instructions a warp, 65 % of
+// the issue slots busy, against cuBLAS's persistent kernel at 3.2 M instructions in all; docs/spmm-notes.md,
+// "batched-slab"). Here a block issues all of its B tile (k_i x BN) with cp.async at once, scatters
+// A_i (all rows, dense, zero-padded to 16-row strips) meanwhile, waits once, and then each warp takes
+// (16-row strip, 32-column group) pairs of the slab in turn: a pair is the k loop of tensor-core steps
+// (TileMma: 3xTF32, DMMA, or 16-bit with f32 sums) and its store. So B_i is read once per column
+// tile for all rows, and the only per-block overhead is the fill and one barrier; the blocks an SM
+// holds at once (4-8) overlap each other's copies with their products.
+// The k step and the C stores repeat batched-tile's: made one set of shared functions, they changed
+// ptxas's allocation of tile's measured kernels (registers moved in 40 of 48, spills appeared in 8), so
+// they stay apart until a GPU A/B can weigh that (docs/spmm-notes.md, "batched-slab").
+#pragma once
+#include <cstdint>
+#include "tile.cuh"
+
+namespace spb {
+
+// SPB_SLAB_WARPS: compile-time override for development sweeps only.
+#ifdef SPB_SLAB_WARPS
+constexpr int kSlabWarps = SPB_SLAB_WARPS;
+#else
+constexpr int kSlabWarps = 8;
+#endif
+constexpr int kSlabThreads = 32 * kSlabWarps;
+constexpr int kSlabWN = 32;  // columns of a warp's pair: 4 n8 tiles (as batched-tile's warps)
+
+// Shared-memory geometry of one launch, in elements: A as mp x apitch (rows up to the batch's largest
+// m rounded to 16-row strips), the B tile as kp rows x bpitch (row-major) or BN columns x bpitch
+// (column-major), then (16-bit column-major) each warp's 16 x 32 C staging. kp: the largest k rounded to
+// 16 (16-bit: ldmatrix reads k16 blocks) or 8. Pitches as batched-tile's (TileGeom): every fragment load
+// of a warp hits distinct banks, and rows start on 16 bytes (cp.async destinations).
+template <typename T>
+struct SlabGeom {
+  static constexpr int apad = sizeof(T) == 2 ? 8 : 4;
+  static constexpr int brow_pad = sizeof(T) == 8 ? 4 : 8, bcol_pad = apad;
+  static constexpr int wpitch = 24;  // 16-bit column-major staging: 16 rows + 8, a column 48 bytes
+  int mp, kp, apitch, bpitch;
+  size_t b_off, w_off, bytes;
+  __host__ __device__ SlabGeom(int max_m, int max_k, int bn, bool row) {
+    const int kq = sizeof(T) == 2 ? 16 : 8;
+    mp = ((max_m < 1 ? 1 : max_m) + 15) / 16 * 16;
+    kp = ((max_k < 1 ? 1 : max_k) + kq - 1) / kq * kq;
+    apitch = kp + apad;
+    bpitch = row ? bn + brow_pad : kp + bcol_pad;
+    auto up = [](size_t b) { return (b + 127) / 128 * 128; };
+    b_off = up(size_t(mp) * apitch * sizeof(T));
+    w_off = b_off + up(size_t(row ? kp : bn) * bpitch * sizeof(T));
+    bytes = w_off + (sizeof(T) == 2 && !row ? size_t(kSlabWarps) * kSlabWN * wpitch * sizeof(T) : 0);
+  }
+};
+
+// A job: all rows of matrix X (first row `row` of the batch, first column c0 of the stacked B, k and m
+// of X) and its nonzeros q0 .. q1 in CSR order; apos[q]: where nonzero q goes in the dense A tile.
+struct alignas(16) SlabJob {
+  int row, c0, k, m;
+  int q0, q1, pad0, pad1;
+};
+
+// Grid: jobs x column tiles (the tile fastest, so the blocks of one A_i run together). BN: columns of
+// a block's tile, 32, 64 or 128.
+template <typename T, Layout L, int BN>
+__global__ void __launch_bounds__(kSlabThreads) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
+                                                            const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+  using Op = TileMma<T>;
+  using A_t = acc_t<T>;
+  constexpr bool row = L == Layout::Row;
+  constexpr int V = 16 / sizeof(T);  // values a 16-byte copy or store
+  constexpr int NT = kSlabWN / 8;
+  static_assert(BN % kSlabWN == 0 && NT == 4, "a warp's pair is 4 n8 tiles");
+  extern __shared__ __align__(128) unsigned char slab_smem[];
+  const SlabGeom<T> g(max_m, max_k, BN, row);
+  T* As = reinterpret_cast<T*>(slab_smem);
+  T* Bs = reinterpret_cast<T*>(slab_smem + g.b_off);
+  const int ap = g.apitch, bp = g.bpitch;
+  const int tid = threadIdx.x;
+
+  const int jb = int(blockIdx.x / nct), ct = int(blockIdx.x - int64_t(jb) * nct);
+  const SlabJob job = jobs[jb];
+  const int m = job.m, k = job.k, c0 = job.c0;
+  const int j0 = ct * BN, wc = min(BN, nb - j0);
+  const int kend = (k + Op::K - 1) / Op::K * Op::K;  // the k the products run over; B rows / A columns past k are zeros
+  const T* Bi = B + int64_t(c0) * nb;
+  T* Ci = C + int64_t(job.row) * nb;  // C_i: m rows, in C's layout
+  // 16-byte copies where every address of the B_i tile is a multiple of 16 bytes (cudaMalloc'd base).
+  const bool vecB = row ? nb % V == 0 : (k % V == 0 && (int64_t(c0) * nb) % V == 0);
+
+  // 1. The B tile, all at once: rows (row-major) or columns (column-major) of 16-byte vectors. Rows past
+  // k_i (to kend) are zeros: they meet A's zero padding, and garbage there could be NaN. Columns past nb
+  // are left as they are (they reach only C's columns past nb, which are not stored).
+  if (row) {
+    // A thread's copies are a fixed column and every RS-th row (per_row divides the block's threads).
+    constexpr int per_row = BN / V, RS = kSlabThreads / per_row;
+    static_assert(kSlabThreads % per_row == 0, "whole rows a pass");
+    const int j = (tid % per_row) * V;
+    int r = tid / per_row;
+    T* d = Bs + r * bp + j;
+    const T* src = Bi + int64_t(r) * nb + j0 + j;
+    for (; r < kend; r += RS, d += RS * bp, src += int64_t(RS) * nb) {
+      if (r >= k) *reinterpret_cast<VecT<T, V>*>(d) = VecT<T, V>{};
+      else if (j < wc) {
+        if (vecB) cp_async16(d, src);
+        else
+          for (int x = 0; x < V && j + x < wc; ++x) d[x] = src[x];
+      }
+    }
+  } else {
+    // TPC threads a column of the tile, a 16-byte vector of its rows each.
+    constexpr int TPC = 16;
+    for (int j = tid / TPC; j < wc; j += kSlabThreads / TPC) {
+      T* d = Bs + j * bp;
+      const T* src = Bi + int64_t(j0 + j) * k;
+      for (int r = (tid % TPC) * V; r < kend; r += TPC * V) {
+        if (vecB && r + V <= k) {
+          cp_async16(d + r, src + r);
+        } else {
+#pragma unroll
+          for (int x = 0; x < V; ++x) d[r + x] = r + x < k ? src[r + x] : T(0);
+        }
+      }
+    }
+  }
+  cp_async_commit();
+
+  // 2. A_i dense: the first nonzeros' loads go out before the tile is zeroed (their latency overlaps the
+  // zeroing and the barrier), then the scatter.
+  {
+    constexpr int PF = 4;
+    const int q0 = job.q0, q1 = job.q1;
+    T v[PF];
+    int pos[PF];
+#pragma unroll
+    for (int i = 0; i < PF; ++i) {
+      const int q = q0 + tid + i * kSlabThreads;
+      if (q < q1) { v[i] = __ldg(val + q); pos[i] = __ldg(apos + q); }
+    }
+    const int n16 = (m + 15) / 16 * 16 * ap / V;  // this job's strips, whole rows of the pitch
+    for (int e = tid; e < n16; e += kSlabThreads) reinterpret_cast<VecT<T, V>*>(As)[e] = VecT<T, V>{};
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < PF; ++i)
+      if (q0 + tid + i * kSlabThreads < q1) As[pos[i]] = v[i];
+    for (int q = q0 + tid + PF * kSlabThreads; q < q1; q += kSlabThreads) As[__ldg(apos + q)] = __ldg(val + q);
+  }
+  cp_async_wait<0>();
+  __syncthreads();
+
+  // 3. Pairs (strip, column group) of the slab, a warp's in turn.
+  const int warp = tid >> 5, lane = tid & 31, gq = lane >> 2, tq = lane & 3;
+  const int S = (m + 15) / 16, G = (wc + kSlabWN - 1) / kSlabWN;
+  unsigned a_lane = 0, b_lane = 0;  // kPair: the lane's parts of its fragment addresses (TileMma16::a_lane)
+  if constexpr (Op::kPair) a_lane = Op::a_lane(ap, lane), b_lane = Op::template b_lane<row>(bp, lane);
+  const bool vecC2 = nb % 2 == 0;   // row-major f32 / f64: a lane's two columns are one aligned pair
+  const bool vecC = row ? nb % V == 0 : m % V == 0 && int64_t(job.row) * nb % V == 0;
+  // Pair p is (strip p / G, group p % G); a warp's next pair is kSlabWarps on, its strip and group
+  // stepped without a division.
+  const int ds = kSlabWarps / G, dc = kSlabWarps % G;
+  int s = warp / G, cg = warp % G;
+  for (int p = warp; p < S * G; p += kSlabWarps, s += ds, cg += dc) {
+    if (cg >= G) cg -= G, ++s;
+    const int nt = min(NT, (wc - cg * kSlabWN + 7) / 8);  // n8 tiles with columns below nb (uniform over the warp)
+    const T* Aw = As + s * 16 * ap;
+    const T* Bw = row ? Bs + cg * kSlabWN : Bs + cg * kSlabWN * bp;
+    A_t acc[NT][4];
+#pragma unroll
+    for (int j = 0; j < NT; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
+    const unsigned a_at = Op::kPair ? smem_addr(Aw) + a_lane : 0u, b_at = Op::kPair ? smem_addr(Bw) + b_lane : 0u;
+    // One k step of the pair's n8 tiles, their count a compile-time constant (as in batched-tile: behind a
+    // runtime bound each tile's loads and products waited on the last tile's).
+    auto steps = [&](auto tiles) {
+      constexpr int n = decltype(tiles)::value;
+#pragma unroll 2
+      for (int kk = 0; kk < kend; kk += Op::K) {
+        typename Op::A a;
+        if constexpr (Op::kPair) {
+          Op::load_a(a_at + 2u * kk, a);
+#pragma unroll
+          for (int j = 0; j < n; j += 2) {
+            typename Op::B b0, b1;
+            Op::template load_b2<row>(b_at + Op::template b_at<row>(bp, j * 8, kk), b0, b1);
+            Op::mma(acc[j], a, b0);
+            if (j + 1 < n) Op::mma(acc[j + 1], a, b1);
+          }
+        } else {
+          Op::load_a(Aw + kk, ap, gq, tq, a);
+#pragma unroll
+          for (int j = 0; j < n; ++j) {
+            typename Op::B b;
+            Op::template load_b<row>(row ? Bw + kk * bp + j * 8 : Bw + j * 8 * bp + kk, bp, gq, tq, b);
+            Op::mma(acc[j], a, b);
+          }
+        }
+      }
+    };
+    switch (nt) {
+      case 1: steps(std::integral_constant<int, 1>{}); break;
+      case 2: steps(std::integral_constant<int, 2>{}); break;
+      case 3: steps(std::integral_constant<int, 3>{}); break;
+      default: steps(std::integral_constant<int, 4>{});
+    }
+    const int cw = cg * kSlabWN;  // the pair's first column within the tile
+    if constexpr (sizeof(T) == 2 && row) {
+      // 16-bit row-major: after a quad transpose lane tq holds n8 tile tq of its rows, 8 columns: one
+      // 16-byte store (batched-tile's path).
+      const int c = cw + 8 * tq;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        uint32_t w[NT];
+#pragma unroll
+        for (int j = 0; j < NT; ++j) w[j] = pack16<T>(acc[j][2 * h], acc[j][2 * h + 1]);
+        quad_transpose(w, tq);
+        const int r = s * 16 + gq + 8 * h;
+        if (r >= m || tq >= nt) continue;
+        T* dst = Ci + int64_t(r) * nb + j0 + c;
+        if (vecC && c + 8 <= wc) {
+          *reinterpret_cast<uint4*>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
+        } else {
+#pragma unroll
+          for (int x = 0; x < 8; ++x)
+            if (c + x < wc) {
+              const uint16_t b = uint16_t(w[x / 2] >> (16 * (x % 2)));
+              dst[x] = *reinterpret_cast<const T*>(&b);
+            }
+        }
+      }
+    } else if constexpr (sizeof(T) == 2) {
+      // 16-bit column-major: through the warp's staging (a column's 16 rows, 32 bytes), then a lane a
+      // column, two 16-byte stores where C's column is aligned.
+      T* Ws = reinterpret_cast<T*>(slab_smem + g.w_off) + warp * kSlabWN * SlabGeom<T>::wpitch;
+#pragma unroll
+      for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) Ws[(j * 8 + 2 * tq + (e & 1)) * SlabGeom<T>::wpitch + gq + (e >> 1) * 8] = narrow<T>(acc[j][e]);
+      __syncwarp();
+      const int c = cw + lane;
+      if (c < wc) {
+        const T* src = Ws + lane * SlabGeom<T>::wpitch;
+        T* dst = Ci + int64_t(j0 + c) * m + s * 16;
+        const int rows = min(16, m - s * 16);
+        if (vecC && rows == 16) {
+          reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+          reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+        } else {
+          for (int x = 0; x < rows; ++x) dst[x] = src[x];
+        }
+      }
+      __syncwarp();  // the next pair writes the staging again
+    } else {
+      // f32 / f64: C straight from the accumulators (a lane: two adjacent columns of rows g and g + 8; a
+      // quad's store covers 8 columns of a row (row-major), a warp's 8 consecutive rows of a column).
+#pragma unroll
+      for (int j = 0; j < NT; ++j) {
+        if (j >= nt) break;
+        const int c = cw + j * 8 + 2 * tq;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int r = s * 16 + gq + 8 * h;
+          if (r >= m || c >= wc) continue;
+          const T v0 = narrow<T>(acc[j][2 * h]), v1 = narrow<T>(acc[j][2 * h + 1]);
+          if (row) {
+            T* dst = Ci + int64_t(r) * nb + j0 + c;
+            if (vecC2 && c + 1 < wc) {
+              VecT<T, 2> o;
+              o.x[0] = v0;
+              o.x[1] = v1;
+              *reinterpret_cast<VecT<T, 2>*>(dst) = o;
+            } else {
+              dst[0] = v0;
+              if (c + 1 < wc) dst[1] = v1;
+            }
+          } else {
+            T* dst = Ci + int64_t(j0 + c) * m + r;
+            dst[0] = v0;
+            if (c + 1 < wc) dst[m] = v1;
+          }
+        }
+      }
+    }
+  }
+#endif
+}
+
+}  // namespace spb
