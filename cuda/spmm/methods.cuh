@@ -953,13 +953,16 @@ class Tile : public KernelMethod<T> {
 
 // Ours: batched-slab (see slab_kernel), both layouts, on tensor cores (sm_80 and newer). A block a
 // (matrix, BN-column tile): A_i whole and the B tile in shared memory at once, so the largest A_i and a
-// tile must fit a block's shared memory. BN: 32, 64 or 128, the smallest that covers nb, up to 128.
-// $SPB_SPMM_SLAB_BN (development sweeps only) forces it.
+// tile must fit a block's shared memory.
 template <typename T>
 inline SlabGeom<T> slab_geom(const HostBatch<T>& h, int bn) { return SlabGeom<T>(h.max_m, h.max_k, bn, h.layout == Layout::Row); }
+// BN: the smallest of 32, 64, 128 that covers nb (128 past it), halved while a block's shared memory
+// would leave fewer than two blocks an SM (H200, f64 d80, nb 192: 115.9 us at 128 columns and one block
+// an SM, 90.7 at 64). $SPB_SPMM_SLAB_BN (development sweeps only) forces it.
 template <typename T>
-inline int slab_cols_for(const HostBatch<T>& h) {
+inline int slab_cols_for(const HostBatch<T>& h, const DeviceInfo& dev) {
   int bn = h.nb <= 32 ? 32 : h.nb <= 64 ? 64 : 128;
+  while (bn > 32 && slab_geom(h, bn).bytes > dev.budget_for(2)) bn /= 2;
   if (const char* e = std::getenv("SPB_SPMM_SLAB_BN")) {
     const int b = std::atoi(e);
     if (b == 32 || b == 64 || b == 128) bn = b;
@@ -969,7 +972,7 @@ inline int slab_cols_for(const HostBatch<T>& h) {
 
 template <typename T>
 inline bool slab_fits(const HostBatch<T>& h, const DeviceInfo& dev) {
-  return slab_geom(h, slab_cols_for(h)).bytes + 512 <= dev.smem_optin;  // 512 bytes to spare below the opt-in limit
+  return slab_geom(h, slab_cols_for(h, dev)).bytes + 512 <= dev.smem_optin;  // 512 bytes to spare below the opt-in limit
 }
 
 template <typename T>
@@ -978,9 +981,9 @@ class Slab : public KernelMethod<T> {
   Slab() : KernelMethod<T>("batched-slab", "ours", DeviceBatch<T>::kCsr) {}
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
     if (dev.prop.major < 8) return "needs tensor cores that take TF32, FP64 and BF16 (compute capability 8.0 or newer)";
-    const size_t bytes = slab_geom(h, slab_cols_for(h)).bytes;
+    const size_t bytes = slab_geom(h, slab_cols_for(h, dev)).bytes;
     if (!slab_fits(h, dev))
-      return "the largest A_i dense (" + std::to_string(h.max_m) + " x " + std::to_string(h.max_k) + ") and a " + std::to_string(slab_cols_for(h)) +
+      return "the largest A_i dense (" + std::to_string(h.max_m) + " x " + std::to_string(h.max_k) + ") and a " + std::to_string(slab_cols_for(h, dev)) +
              "-column tile of B_i need " + std::to_string(bytes) + " bytes of shared memory, more than a block may have (" + std::to_string(dev.smem_optin) + ")";
     return "";
   }
@@ -1004,7 +1007,7 @@ class Slab : public KernelMethod<T> {
  private:
   void plan() override {
     const HostBatch<T>& h = *this->h_;
-    bn_ = slab_cols_for(h);
+    bn_ = slab_cols_for(h, *this->dev_);
     const SlabGeom<T> g = slab_geom(h, bn_);
     int njobs = 0;
     for (int i = 0; i < h.batch; ++i) njobs += h.m[i] > 0;
@@ -1206,14 +1209,29 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   if (h.layout == Layout::Col && tensor && row_len >= 32)
     return {"batched-mma", "column-major, rows of >= 32 nonzeros on average: bitmap slabs of A x B_i on tensor cores" + why};
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
-  // batched-slab: where rule 7's tile applies to a 16-bit batch with nb >= 64, all of A_i and a column
-  // tile of B_i at once (one barrier a block, B_i read once a tile for all rows): 1.05-1.7x batched-tile
-  // on 9 of 9 development cells of non-power-of-two shapes (d40-d120, density 1/4-1/3, nb 72-320),
-  // docs/spmm-notes.md "batched-slab". Not f32 / f64 (won and lost by up to 30 % against tile) nor
-  // column-major (lost 2x at density 1/19), nor below nb 64 (not measured).
-  if (tile && half && h.max_m > 16 && density >= 0.25 && h.nb >= 64 && slab_fits(h, dev))
-    return {"batched-slab", "row-major, 16-bit, k <= 128, m > 16, density >= 1/4, nb >= 64, A_i and a B_i column tile fit a block's shared memory: all of A_i times a B_i column tile at once, tensor cores" + why};
-  if (tile && h.max_m > 16 && density >= (half ? 0.25 : 0.375) && (h.nb >= (half ? 16 : 32) || row_len >= 32))
+  // batched-slab (rule 6): where rule 7's batched-tile applies and tile pads the A_i to >= 1.1x the
+  // products slab runs (tile: jobs of 32 or 64 rows, k in 32-row chunks; slab: 16-row strips, k to 16 or
+  // 8; so m or k not a multiple of 32), or 16-bit with nb >= 64. Measured (H100, graph mode; docs/spmm-notes.md
+  // "batched-slab"): unseen-sweep's such cells 0.61-0.90x tile's time (d80, 40 a row, nb 32: 11.1 against
+  // 18.0 us; batch 8000 of d40; f64 d48; 16-bit d80), and 16-bit nb 256 d64 0.94x; where the padding is
+  // the same (d32, d64) f32 / f64 tied within 0.91-1.05x and 16-bit nb 16 lost 1.11-1.13x. Not column-major:
+  // there slab won and lost by up to 1.66x (col-f16 d64, 3 a row, nb 256: 45.3 against 27.3).
+  const bool tile_row = tile && h.max_m > 16 && density >= (half ? 0.25 : 0.375) && (h.nb >= (half ? 16 : 32) || row_len >= 32);
+  if (tile_row && slab_fits(h, dev)) {
+    const int kc = tile_k<T>(h.max_k), kq = half ? 16 : 8;
+    double tile_work = 0, slab_work = 0;
+    for (int i = 0; i < h.batch; ++i) {
+      tile_work += double(ceil_div(h.m[i], tile_bm)) * tile_bm * (double(ceil_div(h.k[i], kc)) * kc);
+      slab_work += double(ceil_div(h.m[i], 16)) * 16 * (double(ceil_div(h.k[i], kq)) * kq);
+    }
+    if (tile_work >= 1.1 * slab_work || (half && h.nb >= 64)) {
+      char w[120];
+      std::snprintf(w, sizeof w, "batched-tile pads the A_i to %.2fx batched-slab's products", slab_work > 0 ? tile_work / slab_work : 1.0);
+      return {"batched-slab", std::string("row-major where rule 7 holds, ") + (tile_work >= 1.1 * slab_work ? w : "16-bit, nb >= 64") +
+                                  ": all of A_i times a B_i column tile at once, tensor cores" + why};
+    }
+  }
+  if (tile_row)
     return {"batched-tile", std::string("row-major, k <= 128, m > 16, ") + (half ? "16-bit, density >= 1/4, nb >= 16" : "density >= 3/8, nb >= 32") +
                                 " or rows of >= 32: dense A_i tiles x B_i streamed once, tensor cores" + why};
   if (tile_bm && !tile && density >= 0.375 && h.nb >= 32)
@@ -1245,7 +1263,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"3", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM, tensor cores (sm_80+)", "batched-tile"},
           {"4", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"5", "column-major B and C", "batched-col"},
-          {"6", "row-major, 16-bit, k <= 128 (largest A_i), m > 16, density >= 1/4, nb >= 64, the largest A_i dense and a 128-column tile of B_i (64 or 32 where nb is) fit a block's shared memory, tensor cores (sm_80+)", "batched-slab"},
+          {"6", "row-major where rule 7 holds, the largest A_i dense and a column tile of B_i (32, 64 or 128 columns, fewer while two blocks an SM do not fit) fit a block's shared memory, and either batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x the products batched-slab runs (16-row strips, k rounded to 16 or 8), or 16-bit with nb >= 64", "batched-slab"},
           {"7", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
           {"8", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
           {"9", "nb <= 8, >= 16 nonzeros a row on average, not f64", "batched-split"},
