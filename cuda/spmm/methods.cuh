@@ -49,12 +49,19 @@ class KernelMethod : public Method<T> {
     d_.setup(h, this->mem, parts_for(h));
     d_.upload(s);
     plan();
+    upload_own(s);
   }
-  void upload(cudaStream_t s) override { d_.upload(s); }
+  void upload(cudaStream_t s) override {
+    d_.upload(s);
+    upload_own(s);
+  }
   T* output() override { return d_.v.C; }
 
  protected:
   virtual void plan() {}
+  // Host -> device copies of what plan() made beside the batch (job tables, A in the method's own
+  // format): after plan() in setup, and with every upload (e2e mode).
+  virtual void upload_own(cudaStream_t) {}
   // The arrays of the batch the kernel reads (DeviceBatch<T>::Parts); a method may pick them by layout.
   virtual int parts_for(const HostBatch<T>&) const { return parts_; }
   const HostBatch<T>* h_ = nullptr;
@@ -402,10 +409,6 @@ class ColMajor : public KernelMethod<T> {
     if (h.layout != Layout::Col) return "column-major kernel (lanes on rows of C); row-major B and C have batched-ell / batched-csr-flat";
     return "";
   }
-  void upload(cudaStream_t s) override {
-    KernelMethod<T>::upload(s);
-    copy_extra(s);
-  }
   void run(cudaStream_t s) override {
     if (this->h_->total_rows == 0) return;
     switch (k_) {
@@ -426,8 +429,6 @@ class ColMajor : public KernelMethod<T> {
     if (k_) ell_.build(h, k_, false);
     rm_.build(h, this->mem);
     if (k_) { ec_ = this->mem.template alloc<int>(ell_.cols.n); ev_ = this->mem.template alloc<T>(ell_.vals.n); }
-    copy_extra(0);
-    CUDA_CHECK(cudaStreamSynchronize(0));
     // Columns per thread JC and blockIdx.y chunks: enough threads to cover ~4 waves of the device,
     // each thread walking nb / (JC * grid.y) chunks with its row of A in registers.
     // SPB_SPMM_COL="jc,ymax" overrides (development sweeps; the values used are in info).
@@ -464,7 +465,7 @@ class ColMajor : public KernelMethod<T> {
     this->info_n["cols_per_thread"] = jc_;
     this->info_n["grid_y"] = gy_;
   }
-  void copy_extra(cudaStream_t s) {
+  void upload_own(cudaStream_t s) override {
     rm_.upload(s);
     if (k_) {
       CUDA_CHECK(cudaMemcpyAsync(ec_, ell_.cols.p, ell_.cols.bytes(), cudaMemcpyHostToDevice, s));
@@ -516,10 +517,6 @@ class SplitRows : public KernelMethod<T> {
     if (h.total_rows >= (1ll << 31) / 32) return "too many rows for the kernel's 32-bit row index at 32 lanes a row";
     return "";
   }
-  void upload(cudaStream_t s) override {
-    KernelMethod<T>::upload(s);
-    if (this->h_->layout == Layout::Col) rm_.upload(s);
-  }
   void run(cudaStream_t s) override {
     if (this->h_->total_rows == 0) return;
     const BatchView<T>& v = this->d_.v;
@@ -555,11 +552,7 @@ class SplitRows : public KernelMethod<T> {
     vec_ = row && h.nb % VW == 0 && nv_ % VW == 0;
     gx_ = std::max(1, ceil_div(rows * s_, 256));
     gy_ = std::min(65535, std::max(1, ceil_div(h.nb, nv_)));
-    if (!row) {
-      rm_.build(h, this->mem);
-      rm_.upload(0);
-      CUDA_CHECK(cudaStreamSynchronize(0));
-    }
+    if (!row) rm_.build(h, this->mem);
     this->info_n["lanes_per_row"] = s_;
     this->info_n["cols_per_lane"] = nv_;
     this->info_n["grid_y"] = gy_;
@@ -567,6 +560,9 @@ class SplitRows : public KernelMethod<T> {
   }
   int s_ = 4, nv_ = 4, gx_ = 1, gy_ = 1;
   bool vec_ = false;
+  void upload_own(cudaStream_t s) override {
+    if (this->h_->layout == Layout::Col) rm_.upload(s);
+  }
   RowMatrices<T> rm_;
 };
 
@@ -617,14 +613,6 @@ class Staged : public KernelMethod<T> {
       return (h.layout == Layout::Row ? "a column of the largest B_i (" : "two columns of the largest B_i (") + std::to_string(h.max_k) + " rows)" +
              (h.layout == Layout::Row ? " and the longest row's nonzeros" : "") + " do not fit the shared-memory budget";
     return "";
-  }
-  void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
-    KernelMethod<T>::setup(h, dev, s);
-    upload_pinned(nz_, nz_h_, s);
-  }
-  void upload(cudaStream_t s) override {
-    KernelMethod<T>::upload(s);
-    upload_pinned(nz_, nz_h_, s);
   }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
@@ -700,6 +688,7 @@ class Staged : public KernelMethod<T> {
   }
   int V_ = 1, lg_ = 0, W_ = 1, p_ = 1, rec_off_ = 0, cap_ = 0;
   size_t smem_ = 0;
+  void upload_own(cudaStream_t s) override { upload_pinned(nz_, nz_h_, s); }
   Pinned<StagedNz<T>> nz_h_;  // row-major: A's nonzeros as records, in CSR order
   StagedNz<T>* nz_ = nullptr;
 };
@@ -776,14 +765,6 @@ class Tile : public KernelMethod<T> {
       return "16 dense rows of the A_i with the most columns (" + std::to_string(h.max_k) + ", up to a " + std::to_string(kTilePanel) +
              "-column panel) and the pipeline's chunks of B_i do not fit shared memory";
     return "";
-  }
-  void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
-    KernelMethod<T>::setup(h, dev, s);
-    upload_tables(s);
-  }
-  void upload(cudaStream_t s) override {
-    KernelMethod<T>::upload(s);
-    upload_tables(s);
   }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
@@ -933,7 +914,7 @@ class Tile : public KernelMethod<T> {
       else by_bm(std::false_type{});
     });
   }
-  void upload_tables(cudaStream_t s) {
+  void upload_own(cudaStream_t s) override {
     upload_pinned(jobs_, jobs_h_, s); upload_pinned(aidx_, aidx_h_, s);
     if (qoff_) upload_pinned(qoff_, qoff_h_, s);
     if (arrivals_) CUDA_CHECK(cudaMemsetAsync(arrivals_, 0, narrivals_ * sizeof(int), s));  // the kernel leaves them 0 again
@@ -981,19 +962,13 @@ class Slab : public KernelMethod<T> {
   Slab() : KernelMethod<T>("batched-slab", "ours", DeviceBatch<T>::kCsr) {}
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
     if (dev.prop.major < 8) return "needs tensor cores that take TF32, FP64 and BF16 (compute capability 8.0 or newer)";
-    const size_t bytes = slab_geom(h, slab_cols_for(h, dev)).bytes;
-    if (!slab_fits(h, dev))
-      return "the largest A_i dense (" + std::to_string(h.max_m) + " x " + std::to_string(h.max_k) + ") and a " + std::to_string(slab_cols_for(h, dev)) +
-             "-column tile of B_i need " + std::to_string(bytes) + " bytes of shared memory, more than a block may have (" + std::to_string(dev.smem_optin) + ")";
+    if (!slab_fits(h, dev)) {
+      const int bn = slab_cols_for(h, dev);
+      return "the largest A_i dense (" + std::to_string(h.max_m) + " x " + std::to_string(h.max_k) + ") and a " + std::to_string(bn) +
+             "-column tile of B_i need " + std::to_string(slab_geom(h, bn).bytes) + " bytes of shared memory, more than a block may have (" +
+             std::to_string(dev.smem_optin) + ")";
+    }
     return "";
-  }
-  void setup(const HostBatch<T>& h, const DeviceInfo& dev, cudaStream_t s) override {
-    KernelMethod<T>::setup(h, dev, s);
-    upload_tables(s);
-  }
-  void upload(cudaStream_t s) override {
-    KernelMethod<T>::upload(s);
-    upload_tables(s);
   }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
@@ -1047,7 +1022,7 @@ class Slab : public KernelMethod<T> {
       else f(slab_kernel<T, LL, 128>);
     });
   }
-  void upload_tables(cudaStream_t s) { upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s); }
+  void upload_own(cudaStream_t s) override { upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s); }
   Pinned<SlabJob> jobs_h_;
   Pinned<int> apos_h_;
   SlabJob* jobs_ = nullptr;
