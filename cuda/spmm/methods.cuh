@@ -37,6 +37,12 @@ inline double b_row_bytes(const HostBatch<T>& h) {
   return h.total_rows > 0 ? double(h.B.n) * sizeof(T) / double(h.total_rows) : 0;
 }
 
+// What our tensor-core kernels (batched-tile, batched-slab, batched-mma) multiply with: their info.math.
+template <typename T>
+inline const char* tensor_math() {
+  return sizeof(T) == 4 ? "3xTF32 tensor cores" : sizeof(T) == 8 ? "FP64 tensor cores (DMMA)" : "16-bit tensor cores, f32 accumulation";
+}
+
 template <typename T>
 class KernelMethod : public Method<T> {
  public:
@@ -888,7 +894,7 @@ class Tile : public KernelMethod<T> {
     this->info_n["k_split"] = split_;
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
-    this->info_s["math"] = sizeof(T) == 4 ? "3xTF32 tensor cores" : sizeof(T) == 8 ? "FP64 tensor cores (DMMA)" : "16-bit tensor cores, f32 accumulation";
+    this->info_s["math"] = tensor_math<T>();
   }
   // f(the kernel for the batch's layout and bm_).
   template <typename F>
@@ -1010,7 +1016,7 @@ class Slab : public KernelMethod<T> {
     this->info_n["jobs"] = njobs;
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
-    this->info_s["math"] = sizeof(T) == 4 ? "3xTF32 tensor cores" : sizeof(T) == 8 ? "FP64 tensor cores (DMMA)" : "16-bit tensor cores, f32 accumulation";
+    this->info_s["math"] = tensor_math<T>();
   }
   // f(the kernel for the batch's layout and bn_).
   template <typename F>
@@ -1076,7 +1082,7 @@ class MmaTiles : public Method<T> {
     this->info_n["tiles"] = double(bm_.tiles);
     this->info_n["col_tiles"] = nct_;
     this->info_n["a_bytes"] = double(bm_.words.bytes() + bm_.vals.bytes());
-    this->info_s["math"] = sizeof(T) == 4 ? "3xTF32 tensor cores" : sizeof(T) == 8 ? "FP64 tensor cores (DMMA)" : "16-bit tensor cores, f32 accumulation";
+    this->info_s["math"] = tensor_math<T>();
   }
   void upload(cudaStream_t s) override {
     const HostBatch<T>& h = *h_;
