@@ -1215,6 +1215,22 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   if (tile_row)
     return {"batched-tile", std::string("row-major, k <= 128, m > 16, ") + (half ? "16-bit, density >= 1/4, nb >= 16" : "density >= 3/8, nb >= 32") +
                                 " or rows of >= 32: dense A_i tiles x B_i streamed once, tensor cores" + why};
+  // batched-slab (rule 8) below rule 7's density or nb for f32 / f64: density >= 1/4, rows of >= 16 on
+  // average (f64: 8), nb >= 32 (f64: 16), two blocks an SM fit (A_i dense and the column tile), and at
+  // least two blocks (matrix, column tile) an SM. Measured (H100, graph mode; docs/spmm-notes.md "planner:
+  // rule 8"): spmm-wide batch 1000 of d64, 16 a row, nb 64 / 256: slab 18.9 / 62.4 against csr-flat's
+  // 22.3 / 72.0 us; f64 d32, 16 a row, nb 16: 5.9 against 8.0; f64 with rows of 10-12 (d32 nb 24, d40
+  // nb 96, d48 nb 16): 0.73-0.84x csr-flat's time. Left out, as measured: fewer blocks (batch 150 of d56,
+  // nb 64: csr-flat 4.3 against 5.3), f32 rows of 8-12 (d28 8 a row nb 64: 8.3 against 11.7; d40 12 a
+  // row nb 32: 11.4 against 13.1), f32 below nb 32, one block an SM (f64 d120 nb 128: 82 against 104).
+  const bool f64 = sizeof(T) == 8;
+  if (tile && !half && h.max_m > 16 && density >= 0.25 && row_len >= (f64 ? 8 : 16) && h.nb >= (f64 ? 16 : 32)) {
+    const int bn = slab_cols_for(h, dev);
+    if (slab_geom(h, bn).bytes <= dev.budget_for(2) && int64_t(h.batch) * ceil_div(h.nb, bn) >= 2 * int64_t(dev.sms))
+      return {"batched-slab", std::string("row-major, k <= 128, m > 16, f32 / f64, density >= 1/4, rows of >= ") + (f64 ? "8" : "16") +
+                                  " on average, nb >= " + (f64 ? "16" : "32") +
+                                  ", two blocks an SM fit and the matrices x column tiles are at least twice the SMs: all of A_i times a B_i column tile at once, tensor cores" + why};
+  }
   if (tile_bm && !tile && density >= 0.375 && h.nb >= 32)
     return {"batched-tile", "row-major, k > 128, density >= 3/8, nb >= 32: dense A_i panels x B_i streamed once, tensor cores" + why};
   if (split_row) return {"batched-split", "row-major, nb <= 8, rows of >= 16 on average, not f64: a row's nonzeros split over lanes, summed by shuffles" + why};
@@ -1246,13 +1262,14 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"5", "column-major B and C", "batched-col"},
           {"6", "row-major where rule 7 holds, the largest A_i dense and a column tile of B_i (32, 64 or 128 columns, fewer while two blocks an SM do not fit) fit a block's shared memory, and either batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x the products batched-slab runs (16-row strips, k rounded to 16 or 8), or 16-bit with nb >= 64", "batched-slab"},
           {"7", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
-          {"8", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
-          {"9", "nb <= 8, >= 16 nonzeros a row on average, not f64", "batched-split"},
-          {"10", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"11", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
-          {"12", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
-          {"13", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
-          {"14", "otherwise", "batched-csr-flat"}};
+          {"8", "k <= 128, m > 16, f32 or f64, density >= 1/4, >= 16 nonzeros a row on average (f64: 8), nb >= 32 (f64: 16), the largest A_i dense and a column tile of B_i fit two blocks an SM, and the batch's matrices x column tiles are at least twice the SMs, tensor cores (sm_80+)", "batched-slab"},
+          {"9", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
+          {"10", "nb <= 8, >= 16 nonzeros a row on average, not f64", "batched-split"},
+          {"11", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
+          {"12", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
+          {"13", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
+          {"14", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
+          {"15", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>
