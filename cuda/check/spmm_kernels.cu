@@ -24,9 +24,9 @@ namespace spb {
   template __global__ void tile_kernel<T, L, 64, false>(const TileJob*, const int*, const int*, const T*, const T*, T*, int, int, int, int, int, acc_t<T>*, int*); \
   template __global__ void tile_kernel<T, L, 64, true>(const TileJob*, const int*, const int*, const T*, const T*, T*, int, int, int, int, int, acc_t<T>*, int*);
 #define SPB_COL(T, K)                                                                                                             \
-  template __global__ void col_kernel<T, K, 1>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
-  template __global__ void col_kernel<T, K, 2>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int); \
-  template __global__ void col_kernel<T, K, 4>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, int, int);
+  template __global__ void col_kernel<T, K, 1>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, FastDiv, int, FastDiv, FastDiv); \
+  template __global__ void col_kernel<T, K, 2>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, FastDiv, int, FastDiv, FastDiv); \
+  template __global__ void col_kernel<T, K, 4>(const int*, const int4*, const int*, const int*, const T*, const T*, T*, int, int, FastDiv, int, FastDiv, FastDiv);
 SPB_COL(float, 0)
 SPB_COL(float, 3)
 SPB_COL(double, 0)

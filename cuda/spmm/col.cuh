@@ -13,6 +13,8 @@ namespace spb {
 // Where row `row` of the block-diagonal batch lives: x = row_off of its matrix, y = m, z = col_off, w = k.
 // One int4 per matrix, found through the per-row matrix index (both built on the host in setup), or
 // computed from the row when every matrix has the same m and k (um > 0).
+// seg_full, seg_last: uk * JC and uk * (nb % JC) (STAGE: the values a matrix stages for a whole chunk of
+// columns and for the last chunk where nb % JC != 0).
 // STAGE (uniform batches only): the block first copies columns j0 .. j0 + JC of the B_i its rows use
 // (contiguous in column-major: JC * uk values a matrix) into shared memory, issued before A's row is
 // loaded, so that B's loads no longer wait on A's (one global round trip in the chain instead of two);
@@ -24,12 +26,14 @@ inline size_t col_stage_bytes(int um, int uk, int jc) { return size_t(col_stage_
 template <typename T, int K, int JC, bool STAGE = false>
 __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, const int4* __restrict__ desc, const int* __restrict__ rp,
                                                   const int* __restrict__ cols, const T* __restrict__ vals, const T* __restrict__ B, T* __restrict__ C,
-                                                  int nb, int total_rows, int um, int uk) {
+                                                  int nb, int total_rows, FastDiv um, int uk, FastDiv seg_full, FastDiv seg_last) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (!STAGE && row >= total_rows) return;
   const bool live = row < total_rows;  // STAGE: every thread copies and meets the barriers
-  // Uniform batch (um = m, uk = k of every matrix): the matrix follows from the row, no lookups.
-  const int4 d = um > 0 ? make_int4(row / um * um, um, row / um * uk, uk) : __ldg(desc + __ldg(rmat + row));
+  // Uniform batch (um = m, uk = k of every matrix): the matrix follows from the row, no lookups (and
+  // no divisions: um.q is a multiply and a shift).
+  const int mat = um.d > 0 ? um.q(row) : 0;
+  const int4 d = um.d > 0 ? make_int4(mat * um.d, um.d, mat * uk, uk) : __ldg(desc + __ldg(rmat + row));
   const T* Bi = B + int64_t(d.z) * nb;
   T* Ci = C + int64_t(d.x) * nb + (row - d.x);
   using A = acc_t<T>;
@@ -39,22 +43,30 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
   int p0 = 0, p1 = 0;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* Bs = reinterpret_cast<T*>(smem_raw);
-  const int mfirst = STAGE ? int(blockIdx.x * blockDim.x) / um : 0;
-  const T* Bl = Bs + (STAGE ? (row / um - mfirst) * uk * JC : 0);  // this row's matrix in shared memory
+  const int mfirst = STAGE ? um.q(int(blockIdx.x * blockDim.x)) : 0;
+  const T* Bl = Bs + (STAGE ? (mat - mfirst) * uk * JC : 0);  // this row's matrix in shared memory
   // STAGE: columns j0 .. j0 + JC of the block's matrices; 16-byte copies where uk values are whole 16 bytes.
+  // A thread's copies: element e is matrix e / seg, offset e % seg, seg = uk * (the chunk's columns), by a
+  // multiply-shift made on the host: seg_full's in whole chunks, seg_last's in a last, narrower one. (A
+  // divisor made here is a 64-bit division, a call that spilled; e / seg behind a branch was 6 % slower
+  // at batch 10000: docs/spmm-notes.md.)
   auto stage = [&](int j0) {
-    const int last = (min(int(blockIdx.x * blockDim.x + blockDim.x), total_rows) - 1) / um;
+    const int last = um.q(min(int(blockIdx.x * blockDim.x + blockDim.x), total_rows) - 1);
+    const bool full = nb - j0 >= JC;
     const int seg = uk * min(JC, nb - j0), n = (last - mfirst + 1) * seg;
+    const unsigned dm = full ? seg_full.m : seg_last.m;
+    const int ds = full ? seg_full.s : seg_last.s;
+    auto mat_of = [&](int e) { return FastDiv::q(e, dm, ds); };
     const T* src = B + int64_t(mfirst) * uk * nb + int64_t(j0) * uk;
     if ((uk * sizeof(T)) % 16 == 0) {
       constexpr int V = 16 / sizeof(T);
       for (int e = threadIdx.x * V; e < n; e += blockDim.x * V) {
-        const int t = e / seg, x = e - t * seg;
+        const int t = mat_of(e), x = e - t * seg;
         cp_async16(Bs + t * uk * JC + x, src + int64_t(t) * uk * nb + x);
       }
     } else {
       for (int e = threadIdx.x; e < n; e += blockDim.x) {
-        const int t = e / seg, x = e - t * seg;
+        const int t = mat_of(e), x = e - t * seg;
         Bs[t * uk * JC + x] = __ldg(src + int64_t(t) * uk * nb + x);
       }
     }

@@ -23,6 +23,31 @@ __host__ __device__ __forceinline__ int64_t didx(int r, int j, int rows, int nb)
   return L == Layout::Row ? int64_t(r) * nb + j : int64_t(j) * rows + r;
 }
 
+// n / d for 0 <= n < 2^31 by a multiply and a shift (d >= 1 fixed for a launch, made on the host): a
+// division by a runtime int is ~20 instructions, and batched-col's uniform path did five a thread. The
+// round-up method: s = ceil(log2 d), m = floor(2^32 (2^s - d) / d) + 1, n / d = (umulhi(n, m) + n) >> s
+// (the sum fits 32 bits while n < 2^31). d = 0 is kept as "no divisor" (q() must not be called).
+struct FastDiv {
+  int d = 0;
+  unsigned m = 0;
+  int s = 0;
+  FastDiv() = default;
+  __host__ __device__ FastDiv(int divisor) : d(divisor) {  // implicit: launches and the host emulation pass the int
+    if (d <= 0) return;
+    while ((1ll << s) < d) ++s;
+    m = unsigned(((1ull << 32) * ((1ull << s) - unsigned(d))) / unsigned(d) + 1);
+  }
+  __host__ __device__ __forceinline__ int q(int n) const { return q(n, m, s); }
+  __host__ __device__ __forceinline__ static int q(int n, unsigned m, int s) {
+#ifdef __CUDA_ARCH__
+    const unsigned hi = __umulhi(unsigned(n), m);
+#else
+    const unsigned hi = unsigned((uint64_t(unsigned(n)) * m) >> 32);
+#endif
+    return int((hi + unsigned(n)) >> s);
+  }
+};
+
 // Device view of a batch. CSR is concatenated: rp has total_rows + 1 absolute offsets (the
 // block-diagonal row pointer), ci holds columns local to each matrix. Per-matrix prefix arrays
 // (batch + 1 entries) give rows, columns and nonzeros; B_i starts at col_off[i]*nb, C_i at row_off[i]*nb.

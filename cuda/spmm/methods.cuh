@@ -487,7 +487,8 @@ class ColMajor : public KernelMethod<T> {
     auto by_jc = [&](auto stage) {
       constexpr bool S = decltype(stage)::value;
       auto kern = jc_ == 1 ? col_kernel<T, K, 1, S> : jc_ == 2 ? col_kernel<T, K, 2, S> : col_kernel<T, K, 4, S>;
-      kern<<<grid, 256, smem_, s>>>(rm_.rmat, rm_.desc, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk);
+      kern<<<grid, 256, smem_, s>>>(rm_.rmat, rm_.desc, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk, rm_.uk * jc_,
+                                    rm_.uk * (v.nb % jc_));
     };
     if (stage_) by_jc(std::true_type{});
     else by_jc(std::false_type{});
@@ -1185,8 +1186,12 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     return {"batched-tile", std::string("column-major, k <= 128, ") +
                                 (half ? "16-bit" : f64_wide ? "f64, nb >= 128" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/4") +
                                 ": dense A_i tiles x B_i streamed once, tensor cores" + why};
-  if (h.layout == Layout::Col && panels && (density >= 0.125 || row_len >= 64))
-    return {"batched-tile", "column-major, k > 128, density >= 1/8 or rows of >= 64, two blocks an SM or more (k splits counted): dense A_i panels x B_i streamed once, tensor cores" + why};
+  // Below two blocks an SM, nb >= 48 still pays (dev/spmm/colbig_cells.json, batches of 6-40 of d160-d512,
+  // density 1/6-1/2, H100: tile 0.29-0.78x batched-mma's time at nb 48-128, e.g. d256 nb 128 11.5 against
+  // 30.6 us; at nb 24-32 batched-mma or batched-split won: d384 nb 32 mma 12.8 against tile 19.7).
+  const bool panels_cols = panels || (tile_bm && !tile && h.nb >= 48);
+  if (h.layout == Layout::Col && panels_cols && (density >= 0.125 || row_len >= 64))
+    return {"batched-tile", "column-major, k > 128, density >= 1/8 or rows of >= 64, two blocks an SM or more (k splits counted) or nb >= 48: dense A_i panels x B_i streamed once, tensor cores" + why};
   if (h.layout == Layout::Col && tensor && row_len >= 32)
     return {"batched-mma", "column-major, rows of >= 32 nonzeros on average: bitmap slabs of A x B_i on tensor cores" + why};
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
@@ -1257,7 +1262,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 inline std::vector<std::vector<std::string>> planner_rule() {
   return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 2's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads", "batched-split"},
           {"2", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below", "batched-tile"},
-          {"3", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM, tensor cores (sm_80+)", "batched-tile"},
+          {"3", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
           {"4", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"5", "column-major B and C", "batched-col"},
           {"6", "row-major where rule 7 holds, the largest A_i dense and a column tile of B_i (32, 64 or 128 columns, fewer while two blocks an SM do not fit) fit a block's shared memory, and either batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x the products batched-slab runs (16-row strips, k rounded to 16 or 8), or 16-bit with nb >= 64", "batched-slab"},

@@ -106,7 +106,8 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
         emu_launch(dim3((rows + 255) / 256, gy), dim3(256), stage, [&] {
           auto kern = stage ? col_kernel<T, K, JC, true> : col_kernel<T, K, JC, false>;
           kern(rmat.data(), desc.data(), b.rp.data(), K ? ec.data() : b.ci.data(), K ? ev.data() : val.data(), B.data(), C.data(), nb, rows,
-               b.uniform ? b.m[0] : 0, b.uniform ? b.k[0] : 0);
+               b.uniform ? b.m[0] : 0, b.uniform ? b.k[0] : 0, b.uniform ? b.k[0] * JC : 0,
+               b.uniform ? b.k[0] * (nb % JC) : 0);
         });
         char w[64]; std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d%s", K, JC, gy, stage ? " staged" : "");
         check(w);
