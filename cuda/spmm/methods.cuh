@@ -1182,12 +1182,25 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
                                                    : "row-major, nb <= 8, rows of >= 16 on average, not f64, rows x lanes within the resident threads") +
                                  ": a row's nonzeros split over lanes, summed by shuffles" + why};
   const bool f64_wide = sizeof(T) == 8 && h.nb >= 128;
-  if (h.layout == Layout::Col && tile && (h.nb >= 32 ? half || f64_wide || density >= 0.125 : half || density >= 0.25))
+  // 16-bit column-major rows of at most 4 nonzeros go to batched-col (rule 5) where batched-tile pads the A_i
+  // to >= 1.1x their m_i k_i (m or k not a multiple of its jobs / chunks). Measured (H100, docs/spmm-notes.md
+  // "16-bit column-major short rows"): 0.41-0.84x tile's time in the 5 such cells of a check set (d100 4 a row
+  // nb 96: 21.9 against 52.9 us) and at unseen-sweep's d80 (nb 32 / 192: 8.5 / 37.6 against 13.3 / 43.2);
+  // where tile pads nothing it won or tied from nb 32 (d64 3 a row nb 32: 5.6 against col's 7.0; nb 16 is
+  // col's, 4.2 against 4.7, one cell, left to tile).
+  bool col16 = false;
+  if (h.layout == Layout::Col && tile && half && slots && slots <= 4) {
+    const int kc = tile_k<T>(h.max_k);
+    double padded = 0;
+    for (int i = 0; i < h.batch; ++i) padded += double(ceil_div(h.m[i], tile_bm)) * tile_bm * (double(ceil_div(h.k[i], kc)) * kc);
+    col16 = padded >= 1.1 * dense;
+  }
+  if (h.layout == Layout::Col && tile && !col16 && (h.nb >= 32 ? half || f64_wide || density >= 0.125 : half || density >= 0.25))
     return {"batched-tile", std::string("column-major, k <= 128, ") +
                                 (half ? "16-bit" : f64_wide ? "f64, nb >= 128" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/4") +
                                 ": dense A_i tiles x B_i streamed once, tensor cores" + why};
-  // Below two blocks an SM, nb >= 48 still pays (dev/spmm/colbig_cells.json, batches of 6-40 of d160-d512,
-  // density 1/6-1/2, H100: tile 0.29-0.78x batched-mma's time at nb 48-128, e.g. d256 nb 128 11.5 against
+  // Below two blocks an SM, nb >= 48 still pays (docs/spmm-notes.md "Rule 3": batches of 6-40 of d160-d512,
+  // density 1/6-1/2, H100: tile 0.29-0.94x batched-mma's time at nb 48-128, e.g. d256 nb 128 11.5 against
   // 30.6 us; at nb 24-32 batched-mma or batched-split won: d384 nb 32 mma 12.8 against tile 19.7).
   const bool panels_cols = panels || (tile_bm && !tile && h.nb >= 48);
   if (h.layout == Layout::Col && panels_cols && (density >= 0.125 || row_len >= 64))
@@ -1261,7 +1274,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
   return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 2's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads", "batched-split"},
-          {"2", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below", "batched-tile"},
+          {"2", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 5)", "batched-tile"},
           {"3", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
           {"4", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"5", "column-major B and C", "batched-col"},
