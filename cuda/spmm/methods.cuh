@@ -1122,6 +1122,16 @@ class MmaTiles : public Method<T> {
   T *vals_ = nullptr, *B_ = nullptr, *C_ = nullptr;
 };
 
+// The products batched-tile runs on the batch's A_i: each padded to whole bm-row jobs and k chunks
+// (what the planner weighs against the A_i's m_i k_i and against batched-slab's 16-row strips).
+template <typename T>
+inline double tile_padded_products(const HostBatch<T>& h, int bm) {
+  const int kc = tile_k<T>(h.max_k);
+  double w = 0;
+  for (int i = 0; i < h.batch; ++i) w += double(ceil_div(h.m[i], bm)) * bm * (double(ceil_div(h.k[i], kc)) * kc);
+  return w;
+}
+
 // The planner: which of our kernels a batch should use, from its statistics (layout, density of the
 // A_i, longest row, nb, precision), with the rule that decided. What `auto` runs and `--explain` prints.
 struct Choice {
@@ -1188,13 +1198,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // nb 96: 21.9 against 52.9 us) and at unseen-sweep's d80 (nb 32 / 192: 8.5 / 37.6 against 13.3 / 43.2);
   // where tile pads nothing it won or tied from nb 32 (d64 3 a row nb 32: 5.6 against col's 7.0; nb 16 is
   // col's, 4.2 against 4.7, one cell, left to tile).
-  bool col16 = false;
-  if (h.layout == Layout::Col && tile && half && slots && slots <= 4) {
-    const int kc = tile_k<T>(h.max_k);
-    double padded = 0;
-    for (int i = 0; i < h.batch; ++i) padded += double(ceil_div(h.m[i], tile_bm)) * tile_bm * (double(ceil_div(h.k[i], kc)) * kc);
-    col16 = padded >= 1.1 * dense;
-  }
+  const bool col16 = h.layout == Layout::Col && tile && half && slots && slots <= 4 && tile_padded_products(h, tile_bm) >= 1.1 * dense;
   if (h.layout == Layout::Col && tile && !col16 && (h.nb >= 32 ? half || f64_wide || density >= 0.125 : half || density >= 0.25))
     return {"batched-tile", std::string("column-major, k <= 128, ") +
                                 (half ? "16-bit" : f64_wide ? "f64, nb >= 128" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/4") +
@@ -1217,12 +1221,10 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // there slab won and lost by up to 1.66x (col-f16 d64, 3 a row, nb 256: 45.3 against 27.3).
   const bool tile_row = tile && h.max_m > 16 && density >= (half ? 0.25 : 0.375) && (h.nb >= (half ? 16 : 32) || row_len >= 32);
   if (tile_row && slab_fits(h, dev)) {
-    const int kc = tile_k<T>(h.max_k), kq = half ? 16 : 8;
-    double tile_work = 0, slab_work = 0;
-    for (int i = 0; i < h.batch; ++i) {
-      tile_work += double(ceil_div(h.m[i], tile_bm)) * tile_bm * (double(ceil_div(h.k[i], kc)) * kc);
-      slab_work += double(ceil_div(h.m[i], 16)) * 16 * (double(ceil_div(h.k[i], kq)) * kq);
-    }
+    const int kq = half ? 16 : 8;
+    const double tile_work = tile_padded_products(h, tile_bm);
+    double slab_work = 0;
+    for (int i = 0; i < h.batch; ++i) slab_work += double(ceil_div(h.m[i], 16)) * 16 * (double(ceil_div(h.k[i], kq)) * kq);
     if (tile_work >= 1.1 * slab_work || (half && h.nb >= 64)) {
       char w[120];
       std::snprintf(w, sizeof w, "batched-tile pads the A_i to %.2fx batched-slab's products", slab_work > 0 ? tile_work / slab_work : 1.0);
