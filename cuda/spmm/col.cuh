@@ -15,15 +15,30 @@ namespace spb {
 // computed from the row when every matrix has the same m and k (um > 0).
 // seg_full, seg_last: uk * JC and uk * (nb % JC) (STAGE: the values a matrix stages for a whole chunk of
 // columns and for the last chunk where nb % JC != 0).
-// STAGE (uniform batches only): the block first copies columns j0 .. j0 + JC of the B_i its rows use
-// (contiguous in column-major: JC * uk values a matrix) into shared memory, issued before A's row is
-// loaded, so that B's loads no longer wait on A's (one global round trip in the chain instead of two);
-// then B comes from shared memory. col_stage_bytes: its shared memory.
+// STAGE (1: uniform batches, 2: mixed ones): the block first copies columns j0 .. j0 + JC of the B_i its
+// rows use (contiguous in column-major: JC * k_i values a matrix) into shared memory, issued before A's
+// row is loaded, so that B's loads no longer wait on A's (one global round trip in the chain instead of
+// two); then B comes from shared memory. Matrix t's values sit at (col_off_t - col_off of the block's
+// first matrix) * JC. col_stage_bytes: the uniform batches' shared memory (mixed: the host's widest
+// block, col_stage_span).
 __host__ __device__ inline int col_stage_mats(int um) { return 255 / um + 2; }  // matrices a 256-row block can touch
 template <typename T>
 inline size_t col_stage_bytes(int um, int uk, int jc) { return size_t(col_stage_mats(um)) * uk * jc * sizeof(T); }
 
-template <typename T, int K, int JC, bool STAGE = false>
+// One value global -> shared memory: cp.async for 4- and 8-byte types (sm_80+), else a plain copy.
+template <typename T>
+__device__ __forceinline__ void cp_async_value(T* dst, const T* src) {
+#if defined(__CUDACC__) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(int(sizeof(T))));
+    return;
+  }
+#endif
+  *dst = *src;
+}
+
+template <typename T, int K, int JC, int STAGE = 0>
 __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, const int4* __restrict__ desc, const int* __restrict__ rp,
                                                   const int* __restrict__ cols, const T* __restrict__ vals, const T* __restrict__ B, T* __restrict__ C,
                                                   int nb, int total_rows, FastDiv um, int uk, FastDiv seg_full, FastDiv seg_last) {
@@ -33,7 +48,7 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
   // Uniform batch (um = m, uk = k of every matrix): the matrix follows from the row, no lookups (and
   // no divisions: um.q is a multiply and a shift).
   const int mat = um.d > 0 ? um.q(row) : 0;
-  const int4 d = um.d > 0 ? make_int4(mat * um.d, um.d, mat * uk, uk) : __ldg(desc + __ldg(rmat + row));
+  const int4 d = um.d > 0 ? make_int4(mat * um.d, um.d, mat * uk, uk) : __ldg(desc + (live ? __ldg(rmat + row) : 0));
   const T* Bi = B + int64_t(d.z) * nb;
   T* Ci = C + int64_t(d.x) * nb + (row - d.x);
   using A = acc_t<T>;
@@ -43,15 +58,42 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
   int p0 = 0, p1 = 0;
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* Bs = reinterpret_cast<T*>(smem_raw);
-  const int mfirst = STAGE ? um.q(int(blockIdx.x * blockDim.x)) : 0;
-  const T* Bl = Bs + (STAGE ? (mat - mfirst) * uk * JC : 0);  // this row's matrix in shared memory
+  // The block's first and last matrices (STAGE 2: looked up) and the first one's col_off.
+  const int rfirst = int(blockIdx.x * blockDim.x), rlast = min(rfirst + int(blockDim.x), total_rows) - 1;
+  const int mfirst = STAGE == 1 ? um.q(rfirst) : STAGE == 2 ? __ldg(rmat + rfirst) : 0;
+  const int mlast = STAGE == 2 ? __ldg(rmat + rlast) : 0;
+  const int z0 = STAGE == 1 ? mfirst * uk : STAGE == 2 ? __ldg(&desc[mfirst].z) : 0;
+  const T* Bl = Bs + (STAGE ? (d.z - z0) * JC : 0);  // this row's matrix in shared memory
   // STAGE: columns j0 .. j0 + JC of the block's matrices; 16-byte copies where uk values are whole 16 bytes.
   // A thread's copies: element e is matrix e / seg, offset e % seg, seg = uk * (the chunk's columns), by a
   // multiply-shift made on the host: seg_full's in whole chunks, seg_last's in a last, narrower one. (A
   // divisor made here is a 64-bit division, a call that spilled; e / seg behind a branch was 6 % slower
   // at batch 10000: docs/spmm-notes.md.)
+  // Mixed batches: matrix by matrix, k_t x (the chunk's columns) contiguous values each, a value a copy
+  // (their offsets follow no common alignment). The block's threads stride over the matrices' values as
+  // one run (e: this thread's next value, counted from the current matrix's first), so that small
+  // matrices do not leave most threads idle.
+  auto stage_mixed = [&](int j0) {
+    const int jw = min(JC, nb - j0);
+    int e = threadIdx.x;
+    for (int t = mfirst; t <= mlast; ++t) {
+      const int4 dt = __ldg(desc + t);
+      const int n = dt.w * jw;
+      if (e < n) {
+        const T* src = B + int64_t(dt.z) * nb + int64_t(j0) * dt.w;
+        T* dst = Bs + (dt.z - z0) * JC;
+        for (; e < n; e += blockDim.x) cp_async_value(dst + e, src + e);
+      }
+      e -= n;
+    }
+    cp_async_commit();
+  };
   auto stage = [&](int j0) {
-    const int last = um.q(min(int(blockIdx.x * blockDim.x + blockDim.x), total_rows) - 1);
+    if constexpr (STAGE == 2) {
+      stage_mixed(j0);
+      return;
+    }
+    const int last = um.q(rlast);
     const bool full = nb - j0 >= JC;
     const int seg = uk * min(JC, nb - j0), n = (last - mfirst + 1) * seg;
     const unsigned dm = full ? seg_full.m : seg_last.m;
@@ -83,7 +125,7 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
     }
   }
   // B_i[c, j0 + h]: from shared memory (STAGE) or through L1
-  auto bval = [&](int j0, int h, int cc) { return STAGE ? widen(Bl[h * uk + cc]) : widen(__ldg(Bi + int64_t(j0 + h) * d.w + cc)); };
+  auto bval = [&](int j0, int h, int cc) { return STAGE ? widen(Bl[h * d.w + cc]) : widen(__ldg(Bi + int64_t(j0 + h) * d.w + cc)); };
   for (int j0 = blockIdx.y * JC; j0 < nb; j0 += gridDim.y * JC) {
     if (STAGE) {
       if (j0 != int(blockIdx.y * JC)) {  // the next columns, once everyone is done with the last

@@ -404,6 +404,18 @@ struct RowMatrices {
   }
 };
 
+// Values of B's stacked rows (k) the widest 256-row block of col_kernel touches: from its first
+// matrix's col_off to its last's end (the shared memory a column of its staged chunk takes).
+template <typename T>
+inline int64_t col_stage_span(const HostBatch<T>& h, const RowMatrices<T>& rm) {
+  int64_t span = 0;
+  for (int64_t r0 = 0; r0 < h.total_rows; r0 += 256) {
+    const int a = rm.rmat_h[size_t(r0)], b = rm.rmat_h[size_t(std::min<int64_t>(r0 + 256, h.total_rows) - 1)];
+    span = std::max<int64_t>(span, int64_t(h.col_off[b]) + h.k[b] - h.col_off[a]);
+  }
+  return span;
+}
+
 // Ours: batched-col (column-major only; see col_kernel). K ELL slots (local columns) when no row is
 // longer than 8, else the CSR arrays; per-row matrix index and per-matrix int4 descriptor built on the
 // host in setup (untimed, like the ELL arrays) and uploaded with A in e2e mode.
@@ -462,10 +474,18 @@ class ColMajor : public KernelMethod<T> {
     // column-major cells: 3-8 a row 0.97-1.71x (col-f64 3 a row 1.16-1.18x, d64 8 a row nB 256 1.71x);
     // 1 a row 0.66-0.76x (each staged value serves one row); CSR rows of 16-128 0.72-0.96x.
     // $SPB_SPMM_COL_STAGE=0 / 1 (development A/B only) turns it off / on wherever it fits.
+    // Mixed batches likewise (stage 2: the block's matrices looked up, shared memory as wide as the widest
+    // block's k range, col_stage_span), f32 / f64 with >= 48 rows a matrix on average. Measured (H100,
+    // docs/spmm-notes.md "batched-col: mixed batches staged"): mean dims 48-250, 2.5-4.5 a row, 0.66-0.90x
+    // the time through L1 at nb 8-512 (spmm-wide's col-mixed nb 512: 482 -> 332 us), except d48 nb 16
+    // (1.04x); mean dims 24-36 lost up to 1.39x where nb < 256 (each of a block's ~10 matrices a
+    // dependent lookup and a short copy); 16-bit values go one plain copy at a time (1.4x slower).
     const char* st = std::getenv("SPB_SPMM_COL_STAGE");
-    const bool fits = um > 0 && uk > 0 && col_stage_bytes<T>(um, uk, jc_) <= 48 * 1024;
-    stage_ = fits && (st ? std::string(st) == "1" : k_ > 0 && nnz >= 2 * rows);
-    smem_ = stage_ ? col_stage_bytes<T>(um, uk, jc_) : 0;
+    const size_t bytes = um > 0 ? (uk > 0 ? col_stage_bytes<T>(um, uk, jc_) : 0) : size_t(col_stage_span(h, rm_)) * jc_ * sizeof(T);
+    const bool fits = bytes > 0 && bytes <= 48 * 1024;
+    const bool mixed_ok = sizeof(T) >= 4 && h.batch > 0 && rows >= 48ll * h.batch;
+    stage_ = fits && (st ? std::string(st) == "1" : k_ > 0 && nnz >= 2 * rows && (um > 0 || mixed_ok)) ? (um > 0 ? 1 : 2) : 0;
+    smem_ = stage_ ? bytes : 0;
     this->info_s["path"] = std::string(k_ ? "ell" : "csr") + (um ? ", uniform (no matrix lookup)" : "") + (stage_ ? ", B staged in shared memory" : "");
     this->info_n["ell_slots"] = k_;
     this->info_n["cols_per_thread"] = jc_;
@@ -485,17 +505,18 @@ class ColMajor : public KernelMethod<T> {
     const T* vals = K ? ev_ : v.val;
     const dim3 grid(gx_, gy_);
     auto by_jc = [&](auto stage) {
-      constexpr bool S = decltype(stage)::value;
+      constexpr int S = decltype(stage)::value;
       auto kern = jc_ == 1 ? col_kernel<T, K, 1, S> : jc_ == 2 ? col_kernel<T, K, 2, S> : col_kernel<T, K, 4, S>;
       kern<<<grid, 256, smem_, s>>>(rm_.rmat, rm_.desc, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk, rm_.uk * jc_,
                                     rm_.uk * (v.nb % jc_));
     };
-    if (stage_) by_jc(std::true_type{});
-    else by_jc(std::false_type{});
+    if (stage_ == 1) by_jc(std::integral_constant<int, 1>{});
+    else if (stage_ == 2) by_jc(std::integral_constant<int, 2>{});
+    else by_jc(std::integral_constant<int, 0>{});
     CUDA_CHECK_LAUNCH();
   }
   int k_ = 0, jc_ = 1, gx_ = 1, gy_ = 1;
-  bool stage_ = false;  // B staged in shared memory (smem_ bytes a block)
+  int stage_ = 0;  // B staged in shared memory (smem_ bytes a block): 1 uniform batch, 2 mixed (col_kernel's STAGE)
   size_t smem_ = 0;
   EllHost<T> ell_;
   RowMatrices<T> rm_;
@@ -1268,6 +1289,15 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     return {"batched-staged", "row-major, rows of <= 4 nonzeros on average, A_i of >= 24 columns on average, the B_i of the rows in flight pass half of L2: column blocks of B_i streamed once through shared memory" + why};
   if (l2 && tile && sizeof(T) == 8 && h.max_k <= 64)
     return {"batched-tile", "row-major, f64, k <= 64, the B_i of the rows in flight pass half of L2: B_i streamed once" + why};
+  // f64 A_i of >= 96 columns on average with rows of >= 12 and nb >= 192, B past L2: batched-staged's
+  // column blocks (each value of B_i read from DRAM once) beat csr-flat's re-reads from L2. Measured
+  // (H100, graph mode; docs/spmm-notes.md "f64 wide A_i: batched-staged"): d96-d128, 12-24 a row, nb
+  // 192-1024 and mixed d72-160 batches, 0.54-1.01x csr-flat's time (d112 24 a row nb 512: 642 against
+  // 1184 us; d128 16 a row nb 256: 334 against 411); rows of 8-10 won and lost (0.82-1.09x), nb 64-128
+  // lost (1.10-1.23x), 6 a row lost (1.27x), k = 80 lost (1.03x).
+  if (sizeof(T) == 8 && mean_k >= 96 && row_len >= 12 && h.nb >= 192 && double(h.B.n) * sizeof(T) > double(dev.prop.l2CacheSize) &&
+      Staged<T>::fits(h, dev))
+    return {"batched-staged", "row-major, f64, A_i of >= 96 columns on average, rows of >= 12 on average, nb >= 192, B larger than L2: column blocks of B_i streamed once through shared memory" + why};
   if (slots && slots <= 4 && !(sizeof(T) == 4 && l2))
     return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
   return {"batched-csr-flat", "row-major, rows longer than 4 (or B_i in flight past half of L2): CSR, block-diagonal indexing" + why};
@@ -1288,8 +1318,9 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"11", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
           {"12", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
           {"13", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
-          {"14", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
-          {"15", "otherwise", "batched-csr-flat"}};
+          {"14", "f64, A_i of >= 96 columns on average, >= 12 nonzeros a row on average, nb >= 192, B larger than L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
+          {"15", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
+          {"16", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>

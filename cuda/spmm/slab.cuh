@@ -65,8 +65,11 @@ struct alignas(16) SlabJob {
 
 // Grid: jobs x column tiles (the tile fastest, so the blocks of one A_i run together). BN: columns of
 // a block's tile, 32, 64 or 128.
+// 16-bit: at most 40 registers, so that registers leave room for 6 blocks an SM (their shared memory
+// does at BN 128); unbounded, the addresses made once a warp (below) took 48 and 5 blocks. Bounded to 32
+// (8 blocks) they spilled and ran 1.4-1.6x slower (docs/spmm-notes.md).
 template <typename T, Layout L, int BN>
-__global__ void __launch_bounds__(kSlabThreads) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
+__global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   using Op = TileMma<T>;
@@ -103,6 +106,12 @@ __global__ void __launch_bounds__(kSlabThreads) slab_kernel(const SlabJob* __res
     int r = tid / per_row;
     T* d = Bs + r * bp + j;
     const T* src = Bi + int64_t(r) * nb + j0 + j;
+    if (vecB && wc == BN) {
+      // Whole rows (every column inside nb, 16-byte aligned): the copies with no tests, then the zero
+      // rows to kend (the general loop below spent ~22 instructions a copy on its tests).
+      for (; r < k; r += RS, d += RS * bp, src += int64_t(RS) * nb) cp_async16(d, src);
+      for (; r < kend; r += RS, d += RS * bp) *reinterpret_cast<VecT<T, V>*>(d) = VecT<T, V>{};
+    }
     for (; r < kend; r += RS, d += RS * bp, src += int64_t(RS) * nb) {
       if (r >= k) *reinterpret_cast<VecT<T, V>*>(d) = VecT<T, V>{};
       else if (j < wc) {
@@ -163,6 +172,10 @@ __global__ void __launch_bounds__(kSlabThreads) slab_kernel(const SlabJob* __res
   // stepped without a division.
   const int ds = kSlabWarps / G, dc = kSlabWarps % G;
   int s = warp / G, cg = warp % G;
+  // Made once, not per pair (ncu, f16 d64 nB 256: ~230 instructions a pair besides its k steps, most
+  // of them these addresses and bounds made again): the fragment bases, the k steps, the lane's C row.
+  const unsigned a_at0 = Op::kPair ? smem_addr(As) + a_lane : 0u, b_at0 = Op::kPair ? smem_addr(Bs) + b_lane : 0u;
+  const int nks = kend / Op::K;
   for (int p = warp; p < S * G; p += kSlabWarps, s += ds, cg += dc) {
     if (cg >= G) cg -= G, ++s;
     const int nt = min(NT, (wc - cg * kSlabWN + 7) / 8);  // n8 tiles with columns below nb (uniform over the warp)
@@ -173,13 +186,14 @@ __global__ void __launch_bounds__(kSlabThreads) slab_kernel(const SlabJob* __res
     for (int j = 0; j < NT; ++j)
 #pragma unroll
       for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
-    const unsigned a_at = Op::kPair ? smem_addr(Aw) + a_lane : 0u, b_at = Op::kPair ? smem_addr(Bw) + b_lane : 0u;
+    const unsigned a_at = a_at0 + unsigned(s * 16 * ap * int(sizeof(T))),
+                   b_at = b_at0 + unsigned((row ? cg * kSlabWN : cg * kSlabWN * bp) * int(sizeof(T)));
     // One k step of the pair's n8 tiles, their count a compile-time constant (as in batched-tile: behind a
     // runtime bound each tile's loads and products waited on the last tile's).
     auto steps = [&](auto tiles) {
       constexpr int n = decltype(tiles)::value;
 #pragma unroll 2
-      for (int kk = 0; kk < kend; kk += Op::K) {
+      for (int i = 0, kk = 0; i < nks; ++i, kk += Op::K) {
         typename Op::A a;
         if constexpr (Op::kPair) {
           Op::load_a(a_at + 2u * kk, a);
@@ -208,6 +222,7 @@ __global__ void __launch_bounds__(kSlabThreads) slab_kernel(const SlabJob* __res
       default: steps(std::integral_constant<int, 4>{});
     }
     const int cw = cg * kSlabWN;  // the pair's first column within the tile
+    T* const Crow = row ? Ci + int64_t(s * 16 + gq) * nb + j0 + cw : nullptr;  // row-major: the lane's row g of the pair
     if constexpr (sizeof(T) == 2 && row) {
       // 16-bit row-major: after a quad transpose lane tq holds n8 tile tq of its rows, 8 columns: one
       // 16-byte store (batched-tile's path).
@@ -220,7 +235,7 @@ __global__ void __launch_bounds__(kSlabThreads) slab_kernel(const SlabJob* __res
         quad_transpose(w, tq);
         const int r = s * 16 + gq + 8 * h;
         if (r >= m || tq >= nt) continue;
-        T* dst = Ci + int64_t(r) * nb + j0 + c;
+        T* dst = Crow + (h ? int64_t(8) * nb : 0) + 8 * tq;
         if (vecC && c + 8 <= wc) {
           *reinterpret_cast<uint4*>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
         } else {
@@ -267,7 +282,7 @@ __global__ void __launch_bounds__(kSlabThreads) slab_kernel(const SlabJob* __res
           if (r >= m || c >= wc) continue;
           const T v0 = narrow<T>(acc[j][2 * h]), v1 = narrow<T>(acc[j][2 * h + 1]);
           if (row) {
-            T* dst = Ci + int64_t(r) * nb + j0 + c;
+            T* dst = Crow + (h ? int64_t(8) * nb : 0) + j * 8 + 2 * tq;
             if (vecC2 && c + 1 < wc) {
               VecT<T, 2> o;
               o.x[0] = v0;

@@ -4,7 +4,7 @@
 #   ab      every cell of $CELLS (default dev/spmm/bin_cells.json) on every variant of $VARIANTS, a JSON list of
 #           [binary name, {env}] (e.g. '[["base",{}],["new",{"SPB_SPMM_TILE":"2"}]]'), $M (default batched-tile),
 #           graph mode, median of 10 samples ("!" after a figure: not verified)
-#   verify  $EXE (a binary name) on odd, dense-ish, wide (k up to 400) and uniform d64 batches, nB 1-256, $PRECS x $LAYOUTS
+#   verify  $EXE (a binary name) on odd, dense-ish, wide (k up to 400), uniform d64 and short-row mixed batches, nB 1-256, $PRECS x $LAYOUTS
 #   prof    ncu --set full, source counters with SASS, for $NCU ("batch:dim:nnzrow:nb:precision:layout:method:kernel-regex ...") on $EXE
 set -u
 : "${OUT:?}"
@@ -19,8 +19,9 @@ verify)
   gen --batch 9 --dim 40:150 --nnz-row 1:40 --seed 5 -o /tmp/dense.spb
   gen --batch 5 --dim 100:400 --nnz-row 1:90 --seed 9 -o /tmp/wide.spb
   gen --batch 300 --dim 64 --nnz-row 16 --seed 11 -o /tmp/uni.spb
+  gen --batch 40 --dim 8:150 --nnz-row 2:6 --seed 13 -o /tmp/mixc.spb  # short mixed rows: batched-col's staged B (mixed)
   : >"$R/verify.log"
-  for f in odd dense wide uni; do for l in ${LAYOUTS:-row col}; do for pr in ${PRECS:-f32 f64 f16 bf16}; do
+  for f in odd dense wide uni mixc; do for l in ${LAYOUTS:-row col}; do for pr in ${PRECS:-f32 f64 f16 bf16}; do
     ".dev/bin/${EXE:?}" spmm --input /tmp/$f.spb --nb 1,3,8,17,33,64,70,130,256 --precision $pr --layout $l --methods "${M:-batched-tile}" --mode kernel --warmup 0 --samples 1 >>"$R/verify.log" 2>&1
   done; done; done
   echo "verify: failed $(grep -c '"passed":false' "$R/verify.log") ok $(grep -c '"status":"ok"' "$R/verify.log") errors $(grep -c '"status":"error"' "$R/verify.log")" ;;

@@ -47,12 +47,15 @@ tests_phase() {
   sb gen fem:dims=3,n=6,block=3 -o /tmp/fem.spb >/dev/null  # 3x3 blocks: the merged puts
   sb gen --batch 9 --dim 40:150 --nnz-row 1:40 --seed 5 -o /tmp/dense.spb >/dev/null  # long rows: batched-mma's groups split over warps; k > 128: batched-tile's panels
   sb gen --batch 40 --dim 64 --nnz-row 16 --seed 7 -o /tmp/d64.spb >/dev/null  # k = 64: batched-tile's 16-bit 64-row chunks
+  sb gen --batch 40 --dim 40:150 --nnz-row 2:6 --seed 13 -o /tmp/mixc.spb >/dev/null  # short mixed rows: batched-col's staged B (mixed)
   spmm=$(ls /tmp/spbench-cache/bin/spbench-spmm-cuda-* | head -1); spgemm=$(ls /tmp/spbench-cache/bin/spbench-spgemm-cuda-* | head -1)
   into=sanitizers step san-spmm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods all --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f64 --methods all --warmup 0 --samples 1
   into=sanitizers step san-spmm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision f64 --layout col --methods all --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision f32 --layout col --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-colmix-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/mixc.spb --nb 17,64 --precision f64 --layout col --methods batched-col,auto --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-colmix-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/mixc.spb --nb 17,64 --precision f32 --layout col --methods batched-col,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-f16-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision f16 --methods all --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-bf16-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,64 --precision bf16 --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-mma-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 1,17,70 --precision f16 --layout col --methods batched-mma,batched-tile,auto --mode kernel --warmup 0 --samples 1

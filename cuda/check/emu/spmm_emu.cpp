@@ -100,16 +100,18 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
       if (K && longest > K) return;
       std::vector<int> ec; std::vector<T> ev;
       if (K) ell(K, ec, ev);
-      for (bool stage : {false, true}) {  // B staged in shared memory: uniform batches only
-        if (stage && !b.uniform) continue;
+      // B staged in shared memory: 1 (uniform batches, the matrix from the row) and 2 (any batch, the
+      // block's matrices looked up; run on the uniform ones too)
+      for (int stage : {0, 1, 2}) {
+        if (stage == 1 && !b.uniform) continue;
+        const bool uni = b.uniform && stage != 2;  // um, uk passed: the uniform path
         std::fill(C.begin(), C.end(), T(NAN));
-        emu_launch(dim3((rows + 255) / 256, gy), dim3(256), stage, [&] {
-          auto kern = stage ? col_kernel<T, K, JC, true> : col_kernel<T, K, JC, false>;
+        emu_launch(dim3((rows + 255) / 256, gy), dim3(256), stage > 0, [&] {
+          auto kern = stage == 1 ? col_kernel<T, K, JC, 1> : stage == 2 ? col_kernel<T, K, JC, 2> : col_kernel<T, K, JC, 0>;
           kern(rmat.data(), desc.data(), b.rp.data(), K ? ec.data() : b.ci.data(), K ? ev.data() : val.data(), B.data(), C.data(), nb, rows,
-               b.uniform ? b.m[0] : 0, b.uniform ? b.k[0] : 0, b.uniform ? b.k[0] * JC : 0,
-               b.uniform ? b.k[0] * (nb % JC) : 0);
+               uni ? b.m[0] : 0, uni ? b.k[0] : 0, uni ? b.k[0] * JC : 0, uni ? b.k[0] * (nb % JC) : 0);
         });
-        char w[64]; std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d%s", K, JC, gy, stage ? " staged" : "");
+        char w[64]; std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d%s", K, JC, gy, stage == 1 ? " staged" : stage == 2 ? " staged (mixed)" : "");
         check(w);
         ++ncfg;
       }
