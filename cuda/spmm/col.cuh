@@ -25,19 +25,6 @@ __host__ __device__ inline int col_stage_mats(int um) { return 255 / um + 2; }  
 template <typename T>
 inline size_t col_stage_bytes(int um, int uk, int jc) { return size_t(col_stage_mats(um)) * uk * jc * sizeof(T); }
 
-// One value global -> shared memory: cp.async for 4- and 8-byte types (sm_80+), else a plain copy.
-template <typename T>
-__device__ __forceinline__ void cp_async_value(T* dst, const T* src) {
-#if defined(__CUDACC__) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
-  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
-    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(int(sizeof(T))));
-    return;
-  }
-#endif
-  *dst = *src;
-}
-
 template <typename T, int K, int JC, int STAGE = 0>
 __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, const int4* __restrict__ desc, const int* __restrict__ rp,
                                                   const int* __restrict__ cols, const T* __restrict__ vals, const T* __restrict__ B, T* __restrict__ C,

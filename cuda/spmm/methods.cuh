@@ -477,7 +477,8 @@ class ColMajor : public KernelMethod<T> {
     // Mixed batches likewise (stage 2: the block's matrices looked up, shared memory as wide as the widest
     // block's k range, col_stage_span), f32 / f64 with >= 48 rows a matrix on average. Measured (H100,
     // docs/spmm-notes.md "batched-col: mixed batches staged"): mean dims 48-250, 2.5-4.5 a row, 0.66-0.90x
-    // the time through L1 at nb 8-512 (spmm-wide's col-mixed nb 512: 482 -> 332 us), except d48 nb 16
+    // the time through L1 at nb 8-512 (spmm-wide's col-mixed shape at another seed, nb 512: 482 -> 332 us;
+    // the suite's own cell 567 -> 364), except d48 nb 16
     // (1.04x); mean dims 24-36 lost up to 1.39x where nb < 256 (each of a block's ~10 matrices a
     // dependent lookup and a short copy); 16-bit values go one plain copy at a time (1.4x slower).
     const char* st = std::getenv("SPB_SPMM_COL_STAGE");
@@ -1291,8 +1292,8 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     return {"batched-tile", "row-major, f64, k <= 64, the B_i of the rows in flight pass half of L2: B_i streamed once" + why};
   // f64 A_i of >= 96 columns on average with rows of >= 12 and nb >= 192, B past L2: batched-staged's
   // column blocks (each value of B_i read from DRAM once) beat csr-flat's re-reads from L2. Measured
-  // (H100, graph mode; docs/spmm-notes.md "f64 wide A_i: batched-staged"): d96-d128, 12-24 a row, nb
-  // 192-1024 and mixed d72-160 batches, 0.54-1.01x csr-flat's time (d112 24 a row nb 512: 642 against
+  // (H100, graph mode; docs/spmm-notes.md "Planner rule 14: f64 wide A_i to batched-staged"): d96-d128,
+  // 12-24 a row, nb 192-1024 and mixed d72-160 batches, 0.54-1.01x csr-flat's time (d112 24 a row nb 512: 642 against
   // 1184 us; d128 16 a row nb 256: 334 against 411); rows of 8-10 won and lost (0.82-1.09x), nb 64-128
   // lost (1.10-1.23x), 6 a row lost (1.27x), k = 80 lost (1.03x).
   if (sizeof(T) == 8 && mean_k >= 96 && row_len >= 12 && h.nb >= 192 && double(h.B.n) * sizeof(T) > double(dev.prop.l2CacheSize) &&
