@@ -31,7 +31,9 @@ SPB_COL(float, 0)
 SPB_COL(float, 3)
 SPB_COL(double, 0)
 SPB_COL(double, 8)
-#define SPB_STAGED(T, V) template __global__ void staged_row_kernel<T, V>(const int*, const int*, const int*, const StagedNz<T>*, const T*, T*, int, int, int, int, int);
+#define SPB_STAGED(T, V)                                                                                                                                    \
+  template __global__ void staged_row_kernel<T, Layout::Row, V>(const int*, const int*, const int*, const StagedNz<T>*, const T*, T*, int, int, int, int, int, int); \
+  template __global__ void staged_row_kernel<T, Layout::Col, V>(const int*, const int*, const int*, const StagedNz<T>*, const T*, T*, int, int, int, int, int, int);
 #define SPB_STAGED_COL(T) template __global__ void staged_col_kernel<T>(const int*, const int*, const int*, const int*, const T*, const T*, T*, int, int, int);
 SPB_STAGED(float, 1)
 SPB_STAGED(float, 2)

@@ -623,19 +623,26 @@ inline BlockCols block_columns(int nb, int batch, int step, F bytes, const Devic
   return b;
 }
 
-// Ours: batched-staged (staged.cuh), both layouts: a thread block per (matrix, column block).
-// Row-major: V = the widest vector (up to 16 bytes) that divides nb, G = 2^lg lanes a row, as many as
-// cover nb up to a warp, fewer while k_i rows of W = G V values and A_i's records would not leave two
-// blocks an SM or the column blocks are under 4 an SM; A as {value, column} records (made in setup),
-// staged a run of rows at a time where a matrix's do not fit beside B_i's block.
-// Column-major: column blocks from block_columns. $SPB_SPMM_STAGED (development sweeps only) forces W;
-// the values used go to info.
+// Ours: batched-staged (staged.cuh), both layouts: a thread block per (matrix, column block, slice of
+// rows). V = the widest vector (up to 16 bytes) that divides nb (column-major: up to nb), G = 2^lg lanes
+// a row, as many as cover nb up to a warp, fewer while k_i rows of W = G V values and A_i's records would
+// not leave two blocks an SM; where the matrices x column blocks are under 4 an SM, the rows of a matrix
+// are cut into slices of whole passes (256 / G rows) up to that (narrowing W instead, as before, was
+// 1.3-7x slower on batches of 10-100 long rows: docs/spmm-notes.md "batched-staged: slices of rows"). A
+// as {value, column} records (made in setup), staged a run of rows at a time where a slice's do not fit
+// beside B_i's block. Column-major rows of fewer than 12 nonzeros on average take staged_col_kernel
+// (lanes on rows, whose C stores are coalesced; the lane groups' stores, a column apart, cost the other
+// kernel 1.1-3x there, where on longer rows it ran 0.1-0.5x the old kernel's time).
+// $SPB_SPMM_STAGED (development sweeps only) forces W; $SPB_SPMM_STAGED_SLICE=0 narrows W instead of
+// slicing rows, =old / =new force the column-major kernel. The values used go to info.
 template <typename T>
 class Staged : public KernelMethod<T> {
  public:
   Staged() : KernelMethod<T>("batched-staged", "ours", DeviceBatch<T>::kCsr) {}
+  // Lane groups: a column of the largest B_i and the longest row's records; column-major lanes on rows: two columns.
+  static bool groups_fit(const HostBatch<T>& h, const DeviceInfo& dev) { return row_bytes(h, 1, min_records(h)) <= dev.budget_for(2); }
   static bool fits(const HostBatch<T>& h, const DeviceInfo& dev) {
-    return h.layout == Layout::Row ? row_bytes(h, 1, min_records(h)) <= dev.budget_for(2) : size_t(h.max_k) * 2 * sizeof(T) <= dev.budget_for(2);
+    return groups_fit(h, dev) || (h.layout == Layout::Col && size_t(h.max_k) * 2 * sizeof(T) <= dev.budget_for(2));
   }
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
     if (!fits(h, dev))
@@ -647,16 +654,16 @@ class Staged : public KernelMethod<T> {
     const HostBatch<T>& h = *this->h_;
     if (h.batch == 0 || h.max_m == 0) return;
     const BatchView<T>& v = this->d_.v;
-    if (h.layout == Layout::Col) {
+    if (old_col_) {
       staged_col_kernel<T><<<h.batch * p_, kStagedThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, W_, p_);
     } else {
-      with_vec([&](auto K) { K<<<h.batch * p_, kStagedThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, nz_, v.B, v.C, v.nb, lg_, p_, rec_off_, cap_); });
+      with_vec([&](auto K) { K<<<int64_t(h.batch) * p_ * S_, kStagedThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, nz_, v.B, v.C, v.nb, lg_, p_, rec_off_, cap_, S_); });
     }
     CUDA_CHECK_LAUNCH();
   }
 
  private:
-  // Row-major shared memory for W columns: B_i's block, then room for `cap` records. All of the largest
+  // Shared memory for W columns: B_i's block, then room for `cap` records. All of the largest
   // A_i's (16-byte copies from the boundary before its first: up to one copy more) where they fit; at
   // least the longest row's (and two copies' slack) for the kernel's runs of rows.
   static constexpr int kRV = int(16 / sizeof(StagedNz<T>));
@@ -667,20 +674,30 @@ class Staged : public KernelMethod<T> {
   template <typename F>
   void with_vec(F&& f) const {
     constexpr int vmax = int(16 / sizeof(T));
-    if (V_ == 1) f(staged_row_kernel<T, 1>);
-    else if (V_ == 2) f(staged_row_kernel<T, vmax >= 2 ? 2 : 1>);
-    else if (V_ == 4) f(staged_row_kernel<T, vmax >= 4 ? 4 : 1>);
-    else f(staged_row_kernel<T, vmax>);
+    auto go = [&](auto lc) {
+      constexpr Layout L = decltype(lc)::value;
+      if (V_ == 1) f(staged_row_kernel<T, L, 1>);
+      else if (V_ == 2) f(staged_row_kernel<T, L, vmax >= 2 ? 2 : 1>);
+      else if (V_ == 4) f(staged_row_kernel<T, L, vmax >= 4 ? 4 : 1>);
+      else f(staged_row_kernel<T, L, vmax>);
+    };
+    if (this->h_->layout == Layout::Row) go(std::integral_constant<Layout, Layout::Row>());
+    else go(std::integral_constant<Layout, Layout::Col>());
   }
   void plan() override {
     const HostBatch<T>& h = *this->h_;
     const DeviceInfo& dev = *this->dev_;
     const char* env = std::getenv("SPB_SPMM_STAGED");
     const int forced = env ? std::atoi(env) : 0;
-    if (h.layout == Layout::Col) {
+    const char* se = std::getenv("SPB_SPMM_STAGED_SLICE");
+    const std::string slice_env = se ? se : "";
+    const double row_len = h.total_rows > 0 ? double(h.total_nnz) / double(h.total_rows) : 0;
+    old_col_ = h.layout == Layout::Col && (slice_env == "old" || (slice_env != "new" && row_len < 12) || !groups_fit(h, dev));
+    this->info_s["kernel"] = old_col_ ? "lanes on rows" : "lane groups on rows";
+    if (old_col_) {
       auto bytes = [&](int W) { return size_t(std::max(h.max_k, 1)) * staged_col_pitch(W) * sizeof(T); };
       const BlockCols b = block_columns(h.nb, h.batch, 1, bytes, dev, "SPB_SPMM_STAGED");
-      W_ = b.W; p_ = b.p; smem_ = b.smem;
+      W_ = b.W; p_ = b.p; smem_ = b.smem; S_ = 1;
       allow_smem(staged_col_kernel<T>, smem_);
     } else {
       const size_t budget = dev.budget_for(2);
@@ -688,16 +705,25 @@ class Staged : public KernelMethod<T> {
       const size_t want = row_bytes(h, 1, all_records(h)) <= budget ? all_records(h) : min_records(h);
       auto bytes = [&](int W) { return row_bytes(h, W, want); };
       V_ = int(16 / sizeof(T));
-      while (V_ > 1 && h.nb % V_) V_ /= 2;
+      if (h.layout == Layout::Row)
+        while (V_ > 1 && h.nb % V_) V_ /= 2;
+      else
+        while (V_ > 1 && V_ > h.nb) V_ /= 2;
       lg_ = 0;
       while (lg_ < 5 && (V_ << lg_) < h.nb) ++lg_;
       while (lg_ > 0 && bytes(V_ << lg_) > budget) --lg_;
       while (V_ > 1 && bytes(V_) > budget) V_ /= 2;
-      while (lg_ > 0 && int64_t(h.batch) * ceil_div(h.nb, V_ << lg_) < 4ll * dev.sms) --lg_;
+      const int64_t want_blocks = 4ll * dev.sms;
+      if (slice_env == "0")
+        while (lg_ > 0 && int64_t(h.batch) * ceil_div(h.nb, V_ << lg_) < want_blocks) --lg_;
       for (int l = 0; l <= 5; ++l)  // a forced W must be V 2^l lanes and fit
         if (forced == (V_ << l) && bytes(forced) <= budget) lg_ = l;
       W_ = V_ << lg_;
       p_ = ceil_div(h.nb, W_);
+      // Slices: up to one pass of rows each, while the blocks are under 4 an SM.
+      const int64_t blocks = int64_t(h.batch) * p_;
+      const int passes = ceil_div(std::max(h.max_m, 1), kStagedThreads >> lg_);
+      S_ = slice_env == "0" || blocks >= want_blocks ? 1 : int(std::min<int64_t>(passes, ceil_div(want_blocks, blocks)));
       rec_off_ = int(b_bytes(h, W_));
       cap_ = int(std::min(all_records(h), (budget - b_bytes(h, W_)) / sizeof(StagedNz<T>)));  // the rest of the budget
       smem_ = row_bytes(h, W_, size_t(cap_));
@@ -709,16 +735,20 @@ class Staged : public KernelMethod<T> {
       nz_ = this->mem.template alloc<StagedNz<T>>(nz_h_.n);
       this->info_n["vec_width"] = V_;
       this->info_n["lanes_per_row"] = 1 << lg_;
+      this->info_n["row_slices"] = S_;
     }
-    if (int64_t(h.batch) * p_ >= (1ll << 31)) throw std::runtime_error("batched-staged: more blocks than one grid holds");
+    if (int64_t(h.batch) * p_ * S_ >= (1ll << 31)) throw std::runtime_error("batched-staged: more blocks than one grid holds");
     this->info_n["block_cols"] = W_;
     this->info_n["col_blocks"] = p_;
     this->info_n["smem_bytes"] = double(smem_);
   }
-  int V_ = 1, lg_ = 0, W_ = 1, p_ = 1, rec_off_ = 0, cap_ = 0;
+  int V_ = 1, lg_ = 0, W_ = 1, p_ = 1, S_ = 1, rec_off_ = 0, cap_ = 0;
+  bool old_col_ = false;
   size_t smem_ = 0;
-  void upload_own(cudaStream_t s) override { upload_pinned(nz_, nz_h_, s); }
-  Pinned<StagedNz<T>> nz_h_;  // row-major: A's nonzeros as records, in CSR order
+  void upload_own(cudaStream_t s) override {
+    if (!old_col_) upload_pinned(nz_, nz_h_, s);
+  }
+  Pinned<StagedNz<T>> nz_h_;  // A's nonzeros as records, in CSR order
   StagedNz<T>* nz_ = nullptr;
 };
 
@@ -1046,9 +1076,16 @@ class Slab : public KernelMethod<T> {
   void with_kernel(F&& f) const {
     with_layout(this->h_->layout, [&](auto L) {
       constexpr Layout LL = decltype(L)::value;
-      if (bn_ == 32) f(slab_kernel<T, LL, 32>);
-      else if (bn_ == 64) f(slab_kernel<T, LL, 64>);
-      else f(slab_kernel<T, LL, 128>);
+      // f32 with k_i of 64 or more: the addresses made once a warp (H, see slab_kernel)
+      auto go = [&](auto hc) {
+        constexpr bool H = decltype(hc)::value;
+        if (bn_ == 32) f(slab_kernel<T, LL, 32, H>);
+        else if (bn_ == 64) f(slab_kernel<T, LL, 64, H>);
+        else f(slab_kernel<T, LL, 128, H>);
+      };
+      if constexpr (sizeof(T) != 4) go(std::true_type());
+      else if (this->h_->max_k >= 64) go(std::true_type());
+      else go(std::false_type());
     });
   }
   void upload_own(cudaStream_t s) override { upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s); }

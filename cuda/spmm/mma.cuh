@@ -158,8 +158,11 @@ struct MmaWarpTile {
 // tile's first row; mbase[i] = index of matrix i's first word (its words: row-major, ceil(k_i / 32) a
 // row). Warp w owns strip w / KW and the groups s with s % KW == w % KW of the tile's (matrix, group)
 // sequence.
+// 16-bit row-major with 16 columns a block: at most 72 registers (7 blocks an SM; 80-88 unbounded, 6), no
+// spill: d256, 128 a row, nb 16 (f16 / bf16) 18.0-19.2 -> 14.2-15.3 us on the H100. Bounded so, f32 tied
+// (+-5 %), f64 and the wider tiles spilled and lost up to 1.6x (docs/spmm-notes.md "batched-mma's registers").
 template <typename T, Layout L, int NT>
-__global__ void __launch_bounds__(kMmaThreads) mma_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off,
+__global__ void __launch_bounds__(kMmaThreads, sizeof(T) == 2 && L == Layout::Row && NT == 16 ? 7 : 0) mma_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off,
                                                           const int* __restrict__ tile_mat, const long long* __restrict__ mbase,
                                                           const MmaWord* __restrict__ words, const T* __restrict__ vals, const T* __restrict__ B,
                                                           T* __restrict__ C, int batch, long long total_rows, int nb, int nct, int KW) {

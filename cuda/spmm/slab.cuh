@@ -65,10 +65,14 @@ struct alignas(16) SlabJob {
 
 // Grid: jobs x column tiles (the tile fastest, so the blocks of one A_i run together). BN: columns of
 // a block's tile, 32, 64 or 128.
+// H: the whole-row copies and the addresses made once a warp (below). 16-bit and f64 always; f32 where
+// k_i reach 64: with them f32 took 64 registers (48 without; column-major 68 against 64), one block an SM
+// fewer, and small-k cells ran up to 1.2x slower (H100, batch 10000 of d32, nb 16: 55.2 against 45.7 us;
+// d16 nb 1024 60.5 against 56.3), where d64 nb 256 ran 60.6 against 62.9 (docs/spmm-notes.md).
 // 16-bit: at most 40 registers, so that registers leave room for 6 blocks an SM (their shared memory
 // does at BN 128); unbounded, the addresses made once a warp (below) took 48 and 5 blocks. Bounded to 32
 // (8 blocks) they spilled and ran 1.4-1.6x slower (docs/spmm-notes.md).
-template <typename T, Layout L, int BN>
+template <typename T, Layout L, int BN, bool H = sizeof(T) != 4>
 __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
@@ -106,7 +110,7 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
     int r = tid / per_row;
     T* d = Bs + r * bp + j;
     const T* src = Bi + int64_t(r) * nb + j0 + j;
-    if (vecB && wc == BN) {
+    if (H && vecB && wc == BN) {
       // Whole rows (every column inside nb, 16-byte aligned): the copies with no tests, then the zero
       // rows to kend (the general loop below spent ~22 instructions a copy on its tests).
       for (; r < k; r += RS, d += RS * bp, src += int64_t(RS) * nb) cp_async16(d, src);
@@ -175,7 +179,7 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
   // Made once, not per pair (ncu, f16 d64 nB 256: ~230 instructions a pair besides its k steps, most
   // of them these addresses and bounds made again): the fragment bases, the k steps, the lane's C row.
   const unsigned a_at0 = Op::kPair ? smem_addr(As) + a_lane : 0u, b_at0 = Op::kPair ? smem_addr(Bs) + b_lane : 0u;
-  const int nks = kend / Op::K;
+  const int nks = kend / Op::K;  // (f32: the loop on kk, as before; see H)
   for (int p = warp; p < S * G; p += kSlabWarps, s += ds, cg += dc) {
     if (cg >= G) cg -= G, ++s;
     const int nt = min(NT, (wc - cg * kSlabWN + 7) / 8);  // n8 tiles with columns below nb (uniform over the warp)
@@ -193,7 +197,7 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
     auto steps = [&](auto tiles) {
       constexpr int n = decltype(tiles)::value;
 #pragma unroll 2
-      for (int i = 0, kk = 0; i < nks; ++i, kk += Op::K) {
+      for (int i = 0, kk = 0; H ? i < nks : kk < kend; ++i, kk += Op::K) {
         typename Op::A a;
         if constexpr (Op::kPair) {
           Op::load_a(a_at + 2u * kk, a);
@@ -222,7 +226,7 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
       default: steps(std::integral_constant<int, 4>{});
     }
     const int cw = cg * kSlabWN;  // the pair's first column within the tile
-    T* const Crow = row ? Ci + int64_t(s * 16 + gq) * nb + j0 + cw : nullptr;  // row-major: the lane's row g of the pair
+    T* const Crow = row && H ? Ci + int64_t(s * 16 + gq) * nb + j0 + cw : nullptr;  // row-major: the lane's row g of the pair
     if constexpr (sizeof(T) == 2 && row) {
       // 16-bit row-major: after a quad transpose lane tq holds n8 tile tq of its rows, 8 columns: one
       // 16-byte store (batched-tile's path).
@@ -282,7 +286,7 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
           if (r >= m || c >= wc) continue;
           const T v0 = narrow<T>(acc[j][2 * h]), v1 = narrow<T>(acc[j][2 * h + 1]);
           if (row) {
-            T* dst = Crow + (h ? int64_t(8) * nb : 0) + j * 8 + 2 * tq;
+            T* dst = H ? Crow + (h ? int64_t(8) * nb : 0) + j * 8 + 2 * tq : Ci + int64_t(r) * nb + j0 + c;
             if (vecC2 && c + 1 < wc) {
               VecT<T, 2> o;
               o.x[0] = v0;

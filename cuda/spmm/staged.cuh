@@ -30,54 +30,71 @@ struct alignas(sizeof(T) == 8 ? 16 : 8) StagedNz {
 };
 constexpr int kStagedThreads = 256;
 
-// Row-major: lanes of a group of G = 1 << lg own V columns each of one row; 256 / G rows a block at a
-// time; room for `cap` records of A_i in shared memory from rec_off bytes. nb % V == 0 (so every copied
+// Lanes of a group of G = 1 << lg own V columns each of one row; 256 / G rows a block at a time; room
+// for `cap` records of A_i in shared memory from rec_off bytes. Row-major: nb % V == 0 (so every copied
 // vector lies inside B's row). Columns of the last block past nb are staged as nothing and never stored:
 // the lanes that own them read shared memory nobody wrote, which only reaches accumulators that are
 // dropped. (A block taking several column blocks of its matrix, the
 // next copied into a second buffer while it computed, was 5-40 % slower on f64: the second buffer
 // halved W or the blocks an SM, and overlap between blocks was worth more: docs/spmm-notes.md.)
-template <typename T, int V>
+// S > 1 (few matrices): a block takes slice `sl` of its matrix's rows, whole passes of 256 / G rows, so
+// that a small batch still fills the SMs with lanes that share a row's records; each slice stages the
+// column block of B_i again. Column-major (L = Col): the copy transposes B_i's block into the same
+// k x W row-major layout, and each lane stores its V values of C one by one (C_i[j * m + r]).
+template <typename T, Layout L, int V>
 __global__ void __launch_bounds__(kStagedThreads) staged_row_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off,
                                                                   const int* __restrict__ rp, const StagedNz<T>* __restrict__ nz,
                                                                   const T* __restrict__ B, T* __restrict__ C, int nb, int lg, int p,
-                                                                  int rec_off, int cap) {
+                                                                  int rec_off, int cap, int S) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   using A = acc_t<T>;
   using Vec = VecT<T, V>;
+  constexpr bool row = L == Layout::Row;
   T* Bs = reinterpret_cast<T*>(smem_raw);
   const int W = V << lg;
-  const int mat = blockIdx.x / p, cb = blockIdx.x - mat * p;
+  const int ps = p * S, mat = blockIdx.x / ps, rem = blockIdx.x - mat * ps, cb = rem / S, sl = rem - cb * S;
   const int j0 = cb * W, w = min(W, nb - j0);
   const int r0 = __ldg(row_off + mat), m = __ldg(row_off + mat + 1) - r0;
   const int c0 = __ldg(col_off + mat), k = __ldg(col_off + mat + 1) - c0;
-  if (w <= 0 || m == 0) return;  // uniform over the block: before the barrier
-  const T* Bi = B + int64_t(c0) * nb + j0;
-  T* Ci = C + int64_t(r0) * nb + j0;
+  const int P = kStagedThreads >> lg, R = S == 1 ? m : (m + S - 1) / S + P - 1 - ((m + S - 1) / S + P - 1) % P;
+  const int rs = sl * R, re = min(m, rs + R);  // the block's rows
+  if (w <= 0 || rs >= re) return;  // uniform over the block: before the barrier
+  const T* Bi = B + int64_t(c0) * nb + (row ? j0 : int64_t(j0) * k);
+  T* Ci = C + int64_t(r0) * nb + (row ? j0 : int64_t(j0) * m);
   // The matrix's records too (from the 16-byte boundary at or before its first): read from global
   // memory, a record was a dependent L2 round trip every few nonzeros, and the kernel waited on them
   // (f64 d128, 16 a row, nb 256: 483 -> 331 us). Where they pass `cap` records, a run of rows at a time.
   constexpr int RV = 16 / sizeof(StagedNz<T>);  // records a 16-byte copy
   StagedNz<T>* Rs = reinterpret_cast<StagedNz<T>*>(smem_raw + rec_off);
-  const int wv = w / V;
-  for (int idx = threadIdx.x; idx < k * wv; idx += kStagedThreads) {
-    const int r = idx / wv, jv = idx - r * wv;
-    T* d = Bs + r * W + jv * V;
-    const T* src = Bi + int64_t(r) * nb + jv * V;
-    if constexpr (sizeof(Vec) == 16) cp_async16(d, src);
-    else *reinterpret_cast<Vec*>(d) = *reinterpret_cast<const Vec*>(src);
+  if constexpr (row) {
+    const int wv = w / V;
+    for (int idx = threadIdx.x; idx < k * wv; idx += kStagedThreads) {
+      const int r = idx / wv, jv = idx - r * wv;
+      T* d = Bs + r * W + jv * V;
+      const T* src = Bi + int64_t(r) * nb + jv * V;
+      if constexpr (sizeof(Vec) == 16) cp_async16(d, src);
+      else *reinterpret_cast<Vec*>(d) = *reinterpret_cast<const Vec*>(src);
+    }
+  } else {
+    // B_i's column block is w columns of k consecutive values, transposed: adjacent threads take adjacent
+    // columns of a row (shared-memory stores to distinct banks; along a column, 32 threads stored W apart
+    // hit the same few banks), and a column's next rows come from the lines L1 (cp.async.ca) just fetched.
+    for (int idx = threadIdx.x; idx < k * w; idx += kStagedThreads) {
+      const int r = idx / w, jj = idx - r * w;
+      cp_async_value(Bs + r * W + jj, Bi + int64_t(jj) * k + r);
+    }
   }
   const int j = (threadIdx.x & ((1 << lg) - 1)) * V;
   const T* Bl = Bs + j;
   constexpr int U = 4;  // records (and their B vectors) in flight a lane
-  for (int ra = 0; ra < m;) {
+  for (int ra = rs; ra < re;) {
     // Rows ra .. rb: the most whose records, copied from qa to the 16-byte boundary past their last,
     // fit (the host makes sure the longest row does). Uniform over the block.
     const int qa = __ldg(rp + r0 + ra) / RV * RV;
     auto fit = [&](int r) { return __ldg(rp + r0 + r) + RV - 1 - qa <= cap; };
-    int rb = m;
-    if (!fit(m)) {
-      int lo = ra + 1, hi = m - 1;  // fit(lo) holds, fit(hi + 1) does not
+    int rb = re;
+    if (!fit(re)) {
+      int lo = ra + 1, hi = re - 1;  // fit(lo) holds, fit(hi + 1) does not
       while (lo < hi) {
         const int mid = (lo + hi + 1) / 2;
         if (fit(mid)) lo = mid;
@@ -115,10 +132,16 @@ __global__ void __launch_bounds__(kStagedThreads) staged_row_kernel(const int* _
 #pragma unroll
         for (int e = 0; e < V; ++e) acc[e] += widen(a) * widen(b.x[e]);
       }
-      if (j < w) store_vec<T, V>(Ci + int64_t(r) * nb + j, acc);
+      if constexpr (row) {
+        if (j < w) store_vec<T, V>(Ci + int64_t(r) * nb + j, acc);
+      } else {
+#pragma unroll
+        for (int e = 0; e < V; ++e)
+          if (j + e < w) Ci[int64_t(j + e) * m + r] = narrow<T>(acc[e]);
+      }
     }
     ra = rb;
-    if (ra < m) __syncthreads();  // everyone is done with the records before the next run's copies
+    if (ra < re) __syncthreads();  // everyone is done with the records before the next run's copies
   }
 }
 

@@ -150,9 +150,9 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
     go(std::integral_constant<int, 8>(), std::integral_constant<int, 8>());
     go(std::integral_constant<int, 32>(), std::integral_constant<int, 4>());
   }
-  // staged: column-major with W in several sizes; row-major with every vector width that divides nb and
-  // groups of 1, 4 and 32 lanes a row (W = V 2^lg), all of a matrix's records in shared memory or the
-  // fewest (runs of rows)
+  // staged: column-major with W in several sizes (the old kernel); both layouts with every vector width
+  // (row-major: that divides nb) and groups of 1, 4 and 32 lanes a row (W = V 2^lg), all of a matrix's
+  // records in shared memory or the fewest (runs of rows), whole matrices or slices of rows
   const int vmax = 16 / sizeof(T);
   if (colmajor) {
     for (int W : {1, 12, nb}) {
@@ -165,29 +165,36 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
       check(w);
       ++ncfg;
     }
-    return bad;
   }
   std::vector<StagedNz<T>> nz(val.size() + 2, StagedNz<T>{T(0), 0});  // the last 16-byte copy may run past the end
   for (size_t q = 0; q < val.size(); ++q) nz[q] = StagedNz<T>{val[q], b.ci[q]};
-  int kmax = 1, nzmax = 0, longest = 0;
-  for (int i = 0; i < batch; ++i) kmax = std::max(kmax, b.k[i]), nzmax = std::max(nzmax, b.rp[b.row_off[i + 1]] - b.rp[b.row_off[i]]);
+  int kmax = 1, nzmax = 0, longest = 0, mmax = 1;
+  for (int i = 0; i < batch; ++i)
+    kmax = std::max(kmax, b.k[i]), mmax = std::max(mmax, b.m[i]), nzmax = std::max(nzmax, b.rp[b.row_off[i + 1]] - b.rp[b.row_off[i]]);
   for (int r = 0; r < rows; ++r) longest = std::max(longest, b.rp[r + 1] - b.rp[r]);
   constexpr int RV = 16 / sizeof(StagedNz<T>);
   auto row = [&](auto vc) {
     constexpr int V = decltype(vc)::value;
-    if (V > vmax || nb % V) return;
+    if (V > vmax || (!colmajor && nb % V)) return;
     for (int lg : {0, 2, 5})
       for (int cap : {nzmax + RV, std::max(longest + 2 * RV, nzmax / 4)}) {  // all of a matrix's records, or runs of rows
         const int W = V << lg, p = (nb + W - 1) / W, rec_off = (kmax * W * int(sizeof(T)) + 15) / 16 * 16;
         if (cap < nzmax + RV && lg != 2) continue;  // runs of rows: one lane group size is enough (CI's time)
         if (rec_off + cap * sizeof(StagedNz<T>) > sizeof emu_smem) continue;
-        std::fill(C.begin(), C.end(), T(NAN));
-        emu_launch(dim3(batch * p), dim3(kStagedThreads), true, [&] {
-          staged_row_kernel<T, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off, cap);
-        });
-        char w[64]; std::snprintf(w, sizeof w, "staged row V=%d lanes=%d cap=%d", V, 1 << lg, cap);
-        check(w);
-        ++ncfg;
+        const int passes = (mmax + (kStagedThreads >> lg) - 1) / (kStagedThreads >> lg);
+        for (int S : {1, 2, 3}) {
+          if (S > 1 && (lg != 5 || passes < 2)) continue;  // slices: several passes a matrix (32 lanes a row: 8 rows a pass)
+          std::fill(C.begin(), C.end(), T(NAN));
+          emu_launch(dim3(batch * p * S), dim3(kStagedThreads), true, [&] {
+            if (colmajor)
+              staged_row_kernel<T, Layout::Col, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off, cap, S);
+            else
+              staged_row_kernel<T, Layout::Row, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off, cap, S);
+          });
+          char w[80]; std::snprintf(w, sizeof w, "staged %s V=%d lanes=%d cap=%d slices=%d", colmajor ? "col" : "row", V, 1 << lg, cap, S);
+          check(w);
+          ++ncfg;
+        }
       }
   };
   row(std::integral_constant<int, 1>());
