@@ -628,13 +628,15 @@ inline BlockCols block_columns(int nb, int batch, int step, F bytes, const Devic
 // a row, as many as cover nb up to a warp, fewer while k_i rows of W = G V values and A_i's records would
 // not leave two blocks an SM; where the matrices x column blocks are under 4 an SM, the rows of a matrix
 // are cut into slices of whole passes (256 / G rows) up to that (narrowing W instead, as before, was
-// 1.3-7x slower on batches of 10-100 long rows: docs/spmm-notes.md "batched-staged: slices of rows"). A
+// 1.3-7x slower on batches of 10-100 long rows: docs/spmm-notes.md "batched-staged: slices of rows");
+// rows of fewer than 8 on average narrow W first, then slice what is still short of blocks. A
 // as {value, column} records (made in setup), staged a run of rows at a time where a slice's do not fit
 // beside B_i's block. Column-major rows of fewer than 12 nonzeros on average take staged_col_kernel
 // (lanes on rows, whose C stores are coalesced; the lane groups' stores, a column apart, cost the other
 // kernel 1.1-3x there, where on longer rows it ran 0.1-0.5x the old kernel's time).
 // $SPB_SPMM_STAGED (development sweeps only) forces W; $SPB_SPMM_STAGED_SLICE=0 narrows W instead of
-// slicing rows, =old / =new force the column-major kernel. The values used go to info.
+// slicing rows, =1 slices first on short rows too, =old / =new force the column-major kernel. The values
+// used go to info.
 template <typename T>
 class Staged : public KernelMethod<T> {
  public:
@@ -714,7 +716,9 @@ class Staged : public KernelMethod<T> {
       while (lg_ > 0 && bytes(V_ << lg_) > budget) --lg_;
       while (V_ > 1 && bytes(V_) > budget) V_ /= 2;
       const int64_t want_blocks = 4ll * dev.sms;
-      if (slice_env == "0")
+      // Short rows narrow W first (slices would copy B_i's block again for few products: batch 100 of d256,
+      // 3 a row, nb 128: 13.9 sliced against 10.5 narrowed), long rows slice first.
+      if (slice_env == "0" || (slice_env != "1" && row_len < 8))
         while (lg_ > 0 && int64_t(h.batch) * ceil_div(h.nb, V_ << lg_) < want_blocks) --lg_;
       for (int l = 0; l <= 5; ++l)  // a forced W must be V 2^l lanes and fit
         if (forced == (V_ << l) && bytes(forced) <= budget) lg_ = l;

@@ -41,8 +41,10 @@ constexpr int kStagedThreads = 256;
 // that a small batch still fills the SMs with lanes that share a row's records; each slice stages the
 // column block of B_i again. Column-major (L = Col): the copy transposes B_i's block into the same
 // k x W row-major layout, and each lane stores its V values of C one by one (C_i[j * m + r]).
+// Row-major: at most 32 registers (8 blocks an SM) but f32 x 4 (43, as before): the slices took 8-16 more
+// in f64 x 2, f32 x 2 and 16-bit, and f64 d128, 3 a row, nb 16 ran 12.1 -> 16.0 us with the blocks lost.
 template <typename T, Layout L, int V>
-__global__ void __launch_bounds__(kStagedThreads) staged_row_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off,
+__global__ void __launch_bounds__(kStagedThreads, L == Layout::Row && !(sizeof(T) == 4 && V == 4) ? 8 : 0) staged_row_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off,
                                                                   const int* __restrict__ rp, const StagedNz<T>* __restrict__ nz,
                                                                   const T* __restrict__ B, T* __restrict__ C, int nb, int lg, int p,
                                                                   int rec_off, int cap, int S) {
