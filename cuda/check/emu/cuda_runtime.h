@@ -53,7 +53,7 @@ using std::max;
 #define __device__
 #define __host__
 #define __forceinline__ inline
-#define __launch_bounds__(x)
+#define __launch_bounds__(...)
 #define __restrict__
 #define __align__(x) __attribute__((aligned(x)))
 #define __shared__

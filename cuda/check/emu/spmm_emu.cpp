@@ -151,11 +151,11 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
     go(std::integral_constant<int, 32>(), std::integral_constant<int, 4>());
   }
   // staged: column-major with W in several sizes (the old kernel); both layouts with every vector width
-  // (row-major: that divides nb) and groups of 1, 4 and 32 lanes a row (W = V 2^lg), all of a matrix's
-  // records in shared memory or the fewest (runs of rows), whole matrices or slices of rows
+  // (row-major: that divides nb; column-major: 4, f64 2) and groups of 1, 4 and 32 lanes a row (W = V 2^lg),
+  // all of a matrix's records in shared memory or the fewest (runs of rows), whole matrices or 3 slices of rows
   const int vmax = 16 / sizeof(T);
   if (colmajor) {
-    for (int W : {1, 12, nb}) {
+    for (int W : {12, nb}) {
       const int p = (nb + W - 1) / W;
       std::fill(C.begin(), C.end(), T(NAN));
       emu_launch(dim3(batch * p), dim3(kStagedThreads), true, [&] {
@@ -176,14 +176,15 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
   auto row = [&](auto vc) {
     constexpr int V = decltype(vc)::value;
     if (V > vmax || (!colmajor && nb % V)) return;
+    if (colmajor && V != std::min(4, vmax)) return;  // column-major: the transposed copy and the scalar stores (the shared compute loop runs every V row-major)
     for (int lg : {0, 2, 5})
       for (int cap : {nzmax + RV, std::max(longest + 2 * RV, nzmax / 4)}) {  // all of a matrix's records, or runs of rows
         const int W = V << lg, p = (nb + W - 1) / W, rec_off = (kmax * W * int(sizeof(T)) + 15) / 16 * 16;
         if (cap < nzmax + RV && lg != 2) continue;  // runs of rows: one lane group size is enough (CI's time)
         if (rec_off + cap * sizeof(StagedNz<T>) > sizeof emu_smem) continue;
         const int passes = (mmax + (kStagedThreads >> lg) - 1) / (kStagedThreads >> lg);
-        for (int S : {1, 2, 3}) {
-          if (S > 1 && (lg != 5 || passes < 2)) continue;  // slices: several passes a matrix (32 lanes a row: 8 rows a pass)
+        for (int S : {1, 3}) {
+          if (S > 1 && (lg != 5 || passes < 2 || (!colmajor && V != 1))) continue;  // slices: several passes a matrix (32 lanes a row: 8 rows a pass)
           std::fill(C.begin(), C.end(), T(NAN));
           emu_launch(dim3(batch * p * S), dim3(kStagedThreads), true, [&] {
             if (colmajor)
