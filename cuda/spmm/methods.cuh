@@ -537,6 +537,9 @@ inline void with_int(int v, F&& f) {
 // development sweep (docs/spmm-notes.md, "batched-split"): 32 lanes lost to 16 on rows of 96-128, and
 // column-major B, whose values a lane loads one by one, ran faster as more blocks of 4 columns.
 // $SPB_SPMM_SPLIT="S,NV" forces them, 0 keeping the plan's (development sweeps only; the values used are in info).
+// Nonzeros a row on average over the batch (0 without rows): what the planner's and setup's rules call a row's length.
+template <typename T>
+inline double mean_row_len(const HostBatch<T>& h) { return h.total_rows > 0 ? double(h.total_nnz) / double(h.total_rows) : 0; }
 inline int split_lanes(double row_len) { return std::clamp(next_pow2(std::max(1, int(std::ceil(row_len / 4)))), 4, 16); }
 template <typename T>
 class SplitRows : public KernelMethod<T> {
@@ -566,7 +569,7 @@ class SplitRows : public KernelMethod<T> {
   void plan() override {
     const HostBatch<T>& h = *this->h_;
     const int64_t rows = h.total_rows;
-    const double row_len = rows > 0 ? double(h.total_nnz) / double(rows) : 0;
+    const double row_len = mean_row_len(h);
     constexpr int VW = 16 / sizeof(T);
     const bool row = h.layout == Layout::Row;
     s_ = split_lanes(row_len);
@@ -693,7 +696,7 @@ class Staged : public KernelMethod<T> {
     const int forced = env ? std::atoi(env) : 0;
     const char* se = std::getenv("SPB_SPMM_STAGED_SLICE");
     const std::string slice_env = se ? se : "";
-    const double row_len = h.total_rows > 0 ? double(h.total_nnz) / double(h.total_rows) : 0;
+    const double row_len = mean_row_len(h);
     old_col_ = h.layout == Layout::Col && (slice_env == "old" || (slice_env != "new" && row_len < 12) || !groups_fit(h, dev));
     this->info_s["kernel"] = old_col_ ? "lanes on rows" : "lane groups on rows";
     if (old_col_) {
@@ -1205,7 +1208,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   double dense = 0;  // sum of m_i * k_i
   for (int i = 0; i < h.batch; ++i) dense += double(h.m[i]) * h.k[i];
   const double density = dense > 0 ? double(h.total_nnz) / dense : 0;
-  const double row_len = h.total_rows > 0 ? double(h.total_nnz) / double(h.total_rows) : 0;
+  const double row_len = mean_row_len(h);
   const bool tensor = dev.prop.major >= 8;
   const int slots = ell_slots(h);
   char d[200];

@@ -65,14 +65,14 @@ struct alignas(16) SlabJob {
 
 // Grid: jobs x column tiles (the tile fastest, so the blocks of one A_i run together). BN: columns of
 // a block's tile, 32, 64 or 128.
-// H: the whole-row copies and the addresses made once a warp (below). 16-bit and f64 always; f32 where
-// k_i reach 64: with them f32 took 64 registers (48 without; column-major 68 against 64), one block an SM
-// fewer, and small-k cells ran up to 1.2x slower (H100, batch 10000 of d32, nb 16: 55.2 against 45.7 us;
+// H: the whole-row copies and the addresses made once a warp (below); the host (Slab::with_kernel) sets it
+// for 16-bit and f64 always, for f32 where k_i reach 64: with them f32 took 64 registers (48 without;
+// column-major 68 against 64), one block an SM fewer, and small-k cells ran up to 1.2x slower (H100, batch 10000 of d32, nb 16: 55.2 against 45.7 us;
 // d16 nb 1024 60.5 against 56.3), where d64 nb 256 ran 60.6 against 62.9 (docs/spmm-notes.md).
 // 16-bit: at most 40 registers, so that registers leave room for 6 blocks an SM (their shared memory
 // does at BN 128); unbounded, the addresses made once a warp (below) took 48 and 5 blocks. Bounded to 32
 // (8 blocks) they spilled and ran 1.4-1.6x slower (docs/spmm-notes.md).
-template <typename T, Layout L, int BN, bool H = sizeof(T) != 4>
+template <typename T, Layout L, int BN, bool H>
 __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
