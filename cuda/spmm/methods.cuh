@@ -786,6 +786,10 @@ inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
     int64_t pad64 = 0, pad32 = 0;
     for (int i = 0; i < h.batch; ++i) pad64 += int64_t(ceil_div(h.m[i], 64)) * 64, pad32 += int64_t(ceil_div(h.m[i], 32)) * 32;
     if (pad32 < pad64) bm = 32;
+    // f64 row-major, one panel, nb >= 192: the 64-row tile's dense A (67 KB at k = 128) leaves 2 blocks
+    // an SM, too few warps to cover the DMMA chains; 32 rows leave 3. Measured (H100, m16n8k8): d112-d128,
+    // nb 192-256, 0.90-0.92x the time; column-major and m = 64 (nb 64) 1.01-1.10x, so neither takes it.
+    if (sizeof(T) == 8 && h.layout == Layout::Row && h.max_m > 64 && h.max_k <= kTilePanel && h.nb >= 192) bm = 32;
   }
   while (bm > 16 && tile_geom(h, bm).bytes > dev.budget_for(2)) bm /= 2;
   // A_i wider than a panel: every column tile refills A's panels, so the fill a column of C costs
@@ -1083,16 +1087,22 @@ class Slab : public KernelMethod<T> {
   void with_kernel(F&& f) const {
     with_layout(this->h_->layout, [&](auto L) {
       constexpr Layout LL = decltype(L)::value;
-      // f32 with k_i of 64 or more: the addresses made once a warp (H, see slab_kernel)
-      auto go = [&](auto hc) {
+      // f32 with k_i of 64 or more: the addresses made once a warp (H, see slab_kernel); f64 with k <= 32:
+      // m8n8k4 pairs (FK 4, see slab_kernel).
+      auto go = [&](auto hc, auto fk) {
         constexpr bool H = decltype(hc)::value;
-        if (bn_ == 32) f(slab_kernel<T, LL, 32, H>);
-        else if (bn_ == 64) f(slab_kernel<T, LL, 64, H>);
-        else f(slab_kernel<T, LL, 128, H>);
+        constexpr int FK = decltype(fk)::value;
+        if (bn_ == 32) f(slab_kernel<T, LL, 32, H, FK>);
+        else if (bn_ == 64) f(slab_kernel<T, LL, 64, H, FK>);
+        else f(slab_kernel<T, LL, 128, H, FK>);
       };
-      if constexpr (sizeof(T) != 4) go(std::true_type());
-      else if (this->h_->max_k >= 64) go(std::true_type());
-      else go(std::false_type());
+      using K0 = std::integral_constant<int, 0>;
+      if constexpr (sizeof(T) == 8) {
+        if (this->h_->max_k <= 32) go(std::true_type(), std::integral_constant<int, 4>());
+        else go(std::true_type(), K0());
+      } else if constexpr (sizeof(T) != 4) go(std::true_type(), K0());
+      else if (this->h_->max_k >= 64) go(std::true_type(), K0());
+      else go(std::false_type(), K0());
     });
   }
   void upload_own(cudaStream_t s) override { upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s); }
@@ -1334,15 +1344,15 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     return {"batched-staged", "row-major, rows of <= 4 nonzeros on average, A_i of >= 24 columns on average, the B_i of the rows in flight pass half of L2: column blocks of B_i streamed once through shared memory" + why};
   if (l2 && tile && sizeof(T) == 8 && h.max_k <= 64)
     return {"batched-tile", "row-major, f64, k <= 64, the B_i of the rows in flight pass half of L2: B_i streamed once" + why};
-  // f64 A_i of >= 96 columns on average with rows of >= 12 and nb >= 192, B past L2: batched-staged's
-  // column blocks (each value of B_i read from DRAM once) beat csr-flat's re-reads from L2. Measured
-  // (H100, graph mode; docs/spmm-notes.md "Planner rule 14: f64 wide A_i to batched-staged"): d96-d128,
-  // 12-24 a row, nb 192-1024 and mixed d72-160 batches, 0.54-1.01x csr-flat's time (d112 24 a row nb 512: 642 against
-  // 1184 us; d128 16 a row nb 256: 334 against 411); rows of 8-10 won and lost (0.82-1.09x), nb 64-128
-  // lost (1.10-1.23x), 6 a row lost (1.27x), k = 80 lost (1.03x).
-  if (sizeof(T) == 8 && mean_k >= 96 && row_len >= 12 && h.nb >= 192 && double(h.B.n) * sizeof(T) > double(dev.prop.l2CacheSize) &&
-      Staged<T>::fits(h, dev))
-    return {"batched-staged", "row-major, f64, A_i of >= 96 columns on average, rows of >= 12 on average, nb >= 192, B larger than L2: column blocks of B_i streamed once through shared memory" + why};
+  // f64 A_i of >= 80 columns on average (k <= 128) with rows of >= 12 and nb >= 128, B past L2:
+  // batched-tile (m16n8k8 DMMA, B_i streamed once a job) beats batched-staged (B_i once a column block,
+  // each nonzero a shared-memory read of nb values: bound by shared memory) and csr-flat (B_i re-read
+  // from L2 a nonzero). Measured (H100, graph mode; docs/spmm-notes.md "f64 on m16n8k8"): d80-d128, 12-32
+  // a row, nb 128-512 and mixed d72-128: 0.40-0.98x csr-flat's time and 0.59-1.00x staged's (d112 24 a
+  // row nb 512: 477 against 649 and 1185 us; d128 16 a row nb 256: 302 against 346 and 397); nb 64 lost
+  // (1.09-1.39x csr-flat), rows of 6-8 lost (staged or csr-flat faster).
+  if (tile && sizeof(T) == 8 && mean_k >= 80 && row_len >= 12 && h.nb >= 128 && double(h.B.n) * sizeof(T) > double(dev.prop.l2CacheSize))
+    return {"batched-tile", "row-major, f64, k <= 128, A_i of >= 80 columns on average, rows of >= 12 on average, nb >= 128, B larger than L2: dense A_i tiles x B_i streamed once, DMMA" + why};
   if (slots && slots <= 4 && !(sizeof(T) == 4 && l2))
     return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
   return {"batched-csr-flat", "row-major, rows longer than 4 (or B_i in flight past half of L2): CSR, block-diagonal indexing" + why};
@@ -1363,7 +1373,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"11", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
           {"12", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
           {"13", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
-          {"14", "f64, A_i of >= 96 columns on average, >= 12 nonzeros a row on average, nb >= 192, B larger than L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
+          {"14", "f64, k <= 128, A_i of >= 80 columns on average, >= 12 nonzeros a row on average, nb >= 128, B larger than L2, tensor cores (sm_80+)", "batched-tile"},
           {"15", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
           {"16", "otherwise", "batched-csr-flat"}};
 }

@@ -44,7 +44,7 @@ struct SlabGeom {
   int mp, kp, apitch, bpitch;
   size_t b_off, w_off, bytes;
   __host__ __device__ SlabGeom(int max_m, int max_k, int bn, bool row) {
-    const int kq = sizeof(T) == 2 ? 16 : 8;
+    const int kq = sizeof(T) == 2 ? 16 : sizeof(T) == 8 && SPB_F64_MMA_K > 8 ? SPB_F64_MMA_K : 8;  // a multiple of TileMma<T>::K
     mp = ((max_m < 1 ? 1 : max_m) + 15) / 16 * 16;
     kp = ((max_k < 1 ? 1 : max_k) + kq - 1) / kq * kq;
     apitch = kp + apad;
@@ -72,11 +72,14 @@ struct alignas(16) SlabJob {
 // 16-bit: at most 40 registers, so that registers leave room for 6 blocks an SM (their shared memory
 // does at BN 128); unbounded, the addresses made once a warp (below) took 48 and 5 blocks. Bounded to 32
 // (8 blocks) they spilled and ran 1.4-1.6x slower (docs/spmm-notes.md).
-template <typename T, Layout L, int BN, bool H>
+// FK (f64): the DMMA k step (TileMma's KF): 4 where k <= 32, else 8 (Slab::with_kernel). m16n8k8 takes 80
+// registers (3 blocks an SM) against m8n8k4's 64, and at k = 24-32 ran 1.04-1.12x slower; bounded to 64
+// it spilled 32 bytes and ran 1.03-1.10x slower at k >= 32 (docs/spmm-notes.md).
+template <typename T, Layout L, int BN, bool H, int FK = 0>
 __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-  using Op = TileMma<T>;
+  using Op = TileMma<T, FK>;
   using A_t = acc_t<T>;
   constexpr bool row = L == Layout::Row;
   constexpr int V = 16 / sizeof(T);  // values a 16-byte copy or store

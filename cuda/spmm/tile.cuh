@@ -11,7 +11,7 @@
 // fragments loaded straight from shared memory (wmma's loads and conversions cost ~4x the
 // instructions, measured: docs/spmm-notes.md "batched-tile").
 //   f32: 3xTF32 (a = hi + lo; hi*hi + hi*lo + lo*hi), error ~2^-21 relative, within the f32 tolerance;
-//   f64: DMMA (m8n8k4), exact products; f16, bf16: m16n8k16 with f32 accumulation.
+//   f64: DMMA (m16n8k8 on sm_90, m8n8k4 before), exact products; f16, bf16: m16n8k16 with f32 accumulation.
 // C goes straight from the accumulators (f32, f64, 16-bit row-major as whole 16-byte vectors) or
 // through shared memory (16-bit column-major; see tile_direct_c).
 // Dense products cost the same whatever A's density; the planner sends it the batches where that pays.
@@ -115,13 +115,14 @@ __device__ __forceinline__ void cp_async_val(T* dst, const T* src) {
 // load_a takes the lane and load_b2 the fragments of two n8 tiles at once (columns n0 .. n0 + 15 of
 // the warp's slice Bw, rows kk on), both through ldmatrix (one instruction for 4-16 loads: 6-11 %
 // faster on row-major 16-bit); else load_a / load_b take g and t and one n8 tile.
-template <typename T>
+// KF (f64 only; 0: SPB_F64_MMA_K): the DMMA k step, 4 (m8n8k4 pairs) or 8 (m16n8k8); see TileMma<double>.
+template <typename T, int KF = 0>
 struct TileMma;
 
 // f32: m16n8k8 TF32, 3 products. hi = x with the 13 low mantissa bits cleared (what the tensor core
 // reads of x), lo = x - hi (exact); the tensor core truncates lo in turn (error ~2^-21 of |x|).
-template <>
-struct TileMma<float> {
+template <int KF>
+struct TileMma<float, KF> {
   static constexpr int K = 8;
   struct A { uint32_t hi[4], lo[4]; };
   struct B { uint32_t hi[2], lo[2]; };
@@ -154,22 +155,53 @@ struct TileMma<float> {
   }
 };
 
-// f64: two m8n8k4 DMMA (rows g and g + 8).
-template <>
-struct TileMma<double> {
-  static constexpr int K = 4;
-  struct A { double x[2]; };
-  struct B { double x; };
+// f64: DMMA, one m16n8k8 a 16 x 8 tile on sm_90 (a lane holds A at rows g, g + 8 and columns t, t + 4,
+// B at rows t, t + 4 of column g, C as the f32 m16n8 tiles); two m8n8k4 a k4 step before sm_90. On the
+// H100 m16n8k8 took 0.75-0.87x the time of m8n8k4 pairs in the wide f64 cells (d112-d128, nb 192-256;
+// slab 0.77x) and m16n8k16 about 3 % more than m16n8k8 there, with 113-128 registers in slab against 80
+// (small-k slab cells 1.2-1.3x slower): docs/spmm-notes.md. batched-slab keeps m8n8k4 pairs (KF = 4)
+// where k <= 32. SPB_F64_MMA_K (4, 8 or 16) forces the default shape in development A/Bs only.
+#ifndef SPB_F64_MMA_K
+#define SPB_F64_MMA_K 8
+#endif
+template <int KF>
+struct TileMma<double, KF> {
+  static constexpr int K = KF ? KF : SPB_F64_MMA_K;
+  static_assert(K == 4 || K == 8 || K == 16, "f64 MMA k: 4, 8 or 16");
+  static constexpr int NA = K == 4 ? 2 : K / 2, NB = K == 4 ? 1 : K / 4;  // values a lane of A, of B
+  struct A { double x[NA]; };
+  struct B { double x[NB]; };
   static constexpr bool kPair = false;
   __device__ static void load_a(const double* As, int ap, int g, int t, A& a) {
-    a.x[0] = As[g * ap + t];
-    a.x[1] = As[(g + 8) * ap + t];
+#pragma unroll
+    for (int v = 0; v < NA; ++v) a.x[v] = As[(g + 8 * (v & 1)) * ap + t + 4 * (v >> 1)];
   }
   template <bool ROW>
-  __device__ static void load_b(const double* Bs, int bp, int g, int t, B& b) { b.x = ROW ? Bs[t * bp + g] : Bs[g * bp + t]; }
+  __device__ static void load_b(const double* Bs, int bp, int g, int t, B& b) {
+#pragma unroll
+    for (int v = 0; v < NB; ++v) b.x[v] = ROW ? Bs[(t + 4 * v) * bp + g] : Bs[g * bp + t + 4 * v];
+  }
   __device__ static void mma(double (&c)[4], const A& a, const B& b) {
-    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n" : "+d"(c[0]), "+d"(c[1]) : "d"(a.x[0]), "d"(b.x));
-    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n" : "+d"(c[2]), "+d"(c[3]) : "d"(a.x[1]), "d"(b.x));
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if constexpr (K == 8) {
+      asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+                   : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+                   : "d"(a.x[0]), "d"(a.x[1]), "d"(a.x[2]), "d"(a.x[3]), "d"(b.x[0]), "d"(b.x[1]));
+      return;
+    } else if constexpr (K == 16) {
+      asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
+                   : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
+                   : "d"(a.x[0]), "d"(a.x[1]), "d"(a.x[2]), "d"(a.x[3]), "d"(a.x[4]), "d"(a.x[5]), "d"(a.x[6]), "d"(a.x[7]),
+                     "d"(b.x[0]), "d"(b.x[1]), "d"(b.x[2]), "d"(b.x[3]));
+      return;
+    }
+#endif
+    // K = 4, or sm_80 .. sm_89 (no m16n8 f64 shapes): m8n8k4 pairs, k columns t + 4i of the fragments.
+#pragma unroll
+    for (int i = 0; i < NB; ++i) {
+      asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n" : "+d"(c[0]), "+d"(c[1]) : "d"(a.x[2 * i]), "d"(b.x[i]));
+      asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n" : "+d"(c[2]), "+d"(c[3]) : "d"(a.x[2 * i + 1]), "d"(b.x[i]));
+    }
   }
 };
 
@@ -212,10 +244,10 @@ struct TileMma16 {
                    : "r"(a.r[0]), "r"(a.r[1]), "r"(a.r[2]), "r"(a.r[3]), "r"(b.r[0]), "r"(b.r[1]));
   }
 };
-template <>
-struct TileMma<__half> : TileMma16<__half> {};
-template <>
-struct TileMma<__nv_bfloat16> : TileMma16<__nv_bfloat16> {};
+template <int KF>
+struct TileMma<__half, KF> : TileMma16<__half> {};
+template <int KF>
+struct TileMma<__nv_bfloat16, KF> : TileMma16<__nv_bfloat16> {};
 #endif
 
 // Two 16-bit values as one word, a in the low half (the lower address).
