@@ -48,6 +48,7 @@ tests_phase() {
   sb gen --batch 9 --dim 40:150 --nnz-row 1:40 --seed 5 -o /tmp/dense.spb >/dev/null  # long rows: batched-mma's groups split over warps; k > 128: batched-tile's panels
   sb gen --batch 40 --dim 64 --nnz-row 16 --seed 7 -o /tmp/d64.spb >/dev/null  # k = 64: batched-tile's 16-bit 64-row chunks
   sb gen --batch 40 --dim 40:150 --nnz-row 2:6 --seed 13 -o /tmp/mixc.spb >/dev/null  # short mixed rows: batched-col's staged B (mixed)
+  sb gen --batch 12 --dim 72:128 --nnz-row 4:24 --seed 17 -o /tmp/f64w.spb >/dev/null  # f64 m > 64, k <= 128: batched-tile's 32-row DMMA jobs (nb >= 192), slab's m16n8k8
   spmm=$(ls /tmp/spbench-cache/bin/spbench-spmm-cuda-* | head -1); spgemm=$(ls /tmp/spbench-cache/bin/spbench-spgemm-cuda-* | head -1)
   into=sanitizers step san-spmm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods all --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f64 --methods all --warmup 0 --samples 1
@@ -65,6 +66,8 @@ tests_phase() {
   # batched-staged's lane groups on long column-major rows (mean >= 12) and its slices of rows (batch 9)
   into=sanitizers step san-spmm-staged-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,64 --precision f64 --layout col --methods batched-staged --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-staged-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,64 --precision f32 --layout col --methods batched-staged --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-f64-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/f64w.spb --nb 17,200 --precision f64 --methods batched-tile,batched-slab,auto --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-f64-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/f64w.spb --nb 17,200 --precision f64 --methods batched-tile,batched-slab,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slab-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70,130 --precision f16 --methods batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slab-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70 --precision bf16 --layout col --methods batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile64-row-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 24,64 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
