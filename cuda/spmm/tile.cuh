@@ -183,24 +183,26 @@ struct TileMma<double, KF> {
   }
   __device__ static void mma(double (&c)[4], const A& a, const B& b) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    if constexpr (K == 8) {
+    constexpr bool m16 = K > 4;
+#else
+    constexpr bool m16 = false;  // K = 4, or sm_80 .. sm_89 (no m16n8 f64 shapes): m8n8k4 pairs below
+#endif
+    if constexpr (m16 && K == 8) {
       asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
                    : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
                    : "d"(a.x[0]), "d"(a.x[1]), "d"(a.x[2]), "d"(a.x[3]), "d"(b.x[0]), "d"(b.x[1]));
-      return;
-    } else if constexpr (K == 16) {
+    } else if constexpr (m16) {
       asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, {%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
                    : "+d"(c[0]), "+d"(c[1]), "+d"(c[2]), "+d"(c[3])
                    : "d"(a.x[0]), "d"(a.x[1]), "d"(a.x[2]), "d"(a.x[3]), "d"(a.x[4]), "d"(a.x[5]), "d"(a.x[6]), "d"(a.x[7]),
                      "d"(b.x[0]), "d"(b.x[1]), "d"(b.x[2]), "d"(b.x[3]));
-      return;
-    }
-#endif
-    // K = 4, or sm_80 .. sm_89 (no m16n8 f64 shapes): m8n8k4 pairs, k columns t + 4i of the fragments.
+    } else {
+      // m8n8k4 pairs: k columns t + 4i of the fragments.
 #pragma unroll
-    for (int i = 0; i < NB; ++i) {
-      asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n" : "+d"(c[0]), "+d"(c[1]) : "d"(a.x[2 * i]), "d"(b.x[i]));
-      asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n" : "+d"(c[2]), "+d"(c[3]) : "d"(a.x[2 * i + 1]), "d"(b.x[i]));
+      for (int i = 0; i < NB; ++i) {
+        asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n" : "+d"(c[0]), "+d"(c[1]) : "d"(a.x[2 * i]), "d"(b.x[i]));
+        asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n" : "+d"(c[2]), "+d"(c[3]) : "d"(a.x[2 * i + 1]), "d"(b.x[i]));
+      }
     }
   }
 };
@@ -329,9 +331,11 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
     const int k0 = kc * kTileK, kr = min(kTileK, k - k0);
     // MP kernels, a whole chunk (every row inside k_i, every column inside nb; uniform over the block):
     // a thread's copies are one row pass apart, with no tests (the general loop cost ~30 instructions a
-    // copy; d256, 128 a row, nb 128: 62.4 -> 57.1 us). Not in the one-panel kernels: there the offsets,
-    // held across the tile loop, made the 64-register f32 kernels spill (d32, nb 256: 5 % slower).
-    const bool whole = MP && vecB && kr == kTileK && wc == BN;
+    // copy; d256, 128 a row, nb 128: 62.4 -> 57.1 us). In the one-panel kernels f64 row-major only: there
+    // the offsets, held across the tile loop, made the 64-register f32 kernels spill (d32, nb 256: 5 %
+    // slower) and the f64 column-major ones (8-12 bytes, 1.07-1.09x slower), where f64 row-major ran
+    // 0.87-0.95x the time at k >= 96 (d128, nb 256: 303 -> 265 us; docs/spmm-notes.md).
+    const bool whole = (MP || (sizeof(T) == 8 && row)) && vecB && kr == kTileK && wc == BN;
     // lines (B rows, row-major; columns, column-major) of the chunk from `src` (pitch ld in B, bp in the
     // stage), per_line 16-byte vectors each: a thread's copies are kTileThreads / per_line lines apart.
     auto whole_lines = [&](auto lines, auto per_line, const T* src, int64_t ld) {
