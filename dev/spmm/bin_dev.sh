@@ -28,7 +28,7 @@ verify)
 prof)
   for c in ${NCU:?}; do IFS=: read -r b d z n pr l m k <<<"$c"; tag=$(echo "$c" | tr ':' '_')
     gen --batch "$b" --dim "$d" --nnz-row "$z" --seed 21 -o /tmp/p.spb
-    timeout 200 ncu --set full --import-source yes -o "/tmp/rep-$tag" -k "regex:$k" -c 1 ".dev/bin/${EXE:?}" spmm --input /tmp/p.spb --nb "$n" --precision "$pr" --layout "$l" --methods "$m" --mode kernel --warmup 0 --samples 1 >"$R/run-$tag.log" 2>&1
+    timeout 200 ncu --set full --import-source yes -f -o "/tmp/rep-$tag" -k "regex:$k" -c 1 ".dev/bin/${EXE:?}" spmm --input /tmp/p.spb --nb "$n" --precision "$pr" --layout "$l" --methods "$m" --mode kernel --warmup 0 --samples 1 >"$R/run-$tag.log" 2>&1
     timeout 100 ncu -i "/tmp/rep-$tag.ncu-rep" --page source --csv --print-source sass >"$R/src-$tag.csv" 2>/dev/null  # dev/spmm/sass_counts.py reads it
     timeout 100 ncu -i "/tmp/rep-$tag.ncu-rep" --page details >"$R/det-$tag.txt" 2>&1
   done ;;
