@@ -532,10 +532,13 @@ inline void with_int(int v, F&& f) {
 }
 
 // Ours: batched-split (see split_kernel), both layouts. S lanes a row: the mean row over 4 nonzeros a
-// lane, rounded up to a power of two in 4..16; NV columns a lane: row-major nb rounded up to a power of
-// two in 4..16 (8..16 for 16-bit vectors), column-major 4; blockIdx.y walks the rest. Measured on a
-// development sweep (docs/spmm-notes.md, "batched-split"): 32 lanes lost to 16 on rows of 96-128, and
-// column-major B, whose values a lane loads one by one, ran faster as more blocks of 4 columns.
+// lane, rounded up to a power of two in 4..16, and 32 on rows of >= 64 where rows x 32 lanes x column
+// chunks stay within the resident threads; NV columns a lane: row-major nb rounded up to a power of
+// two in 4..16 (8..16 for 16-bit vectors), column-major 4; blockIdx.y walks the rest. Measured on
+// development sweeps (docs/spmm-notes.md, "batched-split" and "batched-split: 32 lanes within a wave"): 32
+// lanes lost to 16 on rows of 96-128 where they made more threads than the GPU holds (batch 20 of d512,
+// batch 60 of d192) and won by 5-19 % where they did not (batch 10 of d256, 128 a row; batch 4 of d2048,
+// 256 a row); column-major B, whose values a lane loads one by one, ran faster as more blocks of 4 columns.
 // $SPB_SPMM_SPLIT="S,NV" forces them, 0 keeping the plan's (development sweeps only; the values used are in info).
 // Nonzeros a row on average over the batch (0 without rows): what the planner's and setup's rules call a row's length.
 template <typename T>
@@ -574,6 +577,9 @@ class SplitRows : public KernelMethod<T> {
     const bool row = h.layout == Layout::Row;
     s_ = split_lanes(row_len);
     nv_ = row ? std::clamp(next_pow2(std::max(1, h.nb)), VW == 8 && h.nb % 8 == 0 ? 8 : 4, 16) : 4;
+    // Few long rows: a second half-warp a row while the grid still fits the SMs at once (its lanes
+    // shorten each row's chain of loads; past one wave they only queue).
+    if (s_ == 16 && row_len >= 64 && double(rows) * 32 * ceil_div(std::max(h.nb, 1), nv_) <= double(this->dev_->sms) * this->dev_->max_threads_sm) s_ = 32;
     if (const char* e = std::getenv("SPB_SPMM_SPLIT")) {
       int a = 0, b = 0;
       if (std::sscanf(e, "%d,%d", &a, &b) == 2 && (a == 0 || a == 4 || a == 8 || a == 16 || a == 32) && (b == 0 || b == 4 || b == 8 || b == 16)) {
