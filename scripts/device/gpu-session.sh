@@ -39,7 +39,8 @@ tests_phase() {
   export SPBENCH_PYTHON=${SPBENCH_PYTHON:-/nonexistent/python3}
   step doctor sb doctor
   # GPU_TEST_ARGS: a part of the GPU tests (e.g. "--only spgemm") where one call cannot hold them all
-  step gpu-test node scripts/gpu-test.mjs --log "$R/gpu-test-detail.log" ${GPU_TEST_ARGS:-}
+  # SKIP_GPU_TEST=1: the sanitizer steps alone, where the GPU tests of the same build already ran in an earlier call
+  [ -n "${SKIP_GPU_TEST:-}" ] || step gpu-test node scripts/gpu-test.mjs --log "$R/gpu-test-detail.log" ${GPU_TEST_ARGS:-}
   sb gen --batch 7 --dim 1:70 --nnz-row 0:5 --seed 3 -o /tmp/odd.spb >/dev/null 2>&1 || sb gen --batch 7 --dim 1:70 --nnz-row 1:5 --seed 3 -o /tmp/odd.spb
   sb gen stencil:dims=2,n=30,points=9 -o /tmp/st.spb >/dev/null
   # long rows of both kinds: two full rows (> 4096 nonzeros) and, with the product threshold lowered, their neighbours
@@ -70,6 +71,10 @@ tests_phase() {
   into=sanitizers step san-spmm-f64-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/f64w.spb --nb 17,200 --precision f64 --methods batched-tile,batched-slab,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slab-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70,130 --precision f16 --methods batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slab-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70 --precision bf16 --layout col --methods batched-slab --mode kernel --warmup 0 --samples 1
+  # batched-split's 32 lanes a row (rows of >= 64, few matrices), both layouts
+  sb gen --batch 3 --dim 150:260 --nnz-row 60:110 --seed 19 -o /tmp/long.spb >/dev/null
+  into=sanitizers step san-spmm-split32-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 5,8 --precision f32 --layout col --methods batched-split,auto --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-split32-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 3,8 --precision bf16 --methods batched-split,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile64-row-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 24,64 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-memcheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f64 --methods hash-opt --warmup 0 --samples 1
