@@ -4,8 +4,8 @@
 // reference, on mixed batches with empty rows, nnz-0 matrices, rectangular matrices, dim 1, nb not a
 // power of two, outputs poisoned with NaN; every slot count / columns-per-thread / grid.y and column
 // block W / vector width; f32, f64 and the CPU backend's portable f16 / bf16 (cuda/cpu/half16.hpp: 8-wide
-// 16-byte vectors, f32 accumulation, within the precision's tolerance). A block's threads run as std::threads with a std::barrier for
-// __syncthreads (cuda_runtime.h here stands in for CUDA's). No GPU needed; the GPU tests
+// 16-byte vectors, f32 accumulation, within the precision's tolerance). A block's threads run as fibers on one OS thread, each to its
+// next __syncthreads in turn (cuda_runtime.h here stands in for CUDA's). No GPU needed; the GPU tests
 // (scripts/gpu-test.mjs) and compute-sanitizer remain the real check.
 //   g++ -std=c++20 -O1 -pthread -I cuda/check/emu -w cuda/check/emu/spmm_emu.cpp -o /tmp/spmm_emu && /tmp/spmm_emu
 #include <cmath>
