@@ -3,14 +3,13 @@
 // A block whose kernel has barriers runs its threads as user-space fibers on one OS thread: a __syncthreads is
 // a switch back to the scheduler, not a kernel-mode context switch (std::threads spent most of the run in the kernel).
 #pragma once
-#include <sys/mman.h>
-#include <ucontext.h>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <vector>
+#include "../emu_fiber.h"  // the switch, stacks and resume / yield, shared with the SpGEMM emulation
 typedef int cudaError_t;
 constexpr int cudaSuccess = 0;
 inline const char* cudaGetErrorString(cudaError_t) { return "emu"; }
@@ -36,67 +35,10 @@ inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 struct dim3 { unsigned x = 1, y = 1, z = 1; dim3() = default; dim3(unsigned a, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
 inline dim3 threadIdx, blockIdx;  // one OS thread runs every fiber: the scheduler sets threadIdx before each resume
 inline dim3 blockDim, gridDim;
-// Fibers. x86-64: a switch saves the callee-saved registers on the fiber's stack and swaps stack pointers (glibc's
-// swapcontext also makes a sigprocmask system call each time, which at two switches a thread a barrier is most
-// of the run); elsewhere ucontext.
-namespace spb::emu {
-#if defined(__x86_64__)
-extern "C" void spb_emu_switch(void** save_sp, void* to_sp);
-asm(R"(.pushsection .text
-.weak spb_emu_switch
-.type spb_emu_switch, @function
-spb_emu_switch:
-  pushq %rbp
-  pushq %rbx
-  pushq %r12
-  pushq %r13
-  pushq %r14
-  pushq %r15
-  movq %rsp, (%rdi)
-  movq %rsi, %rsp
-  popq %r15
-  popq %r14
-  popq %r13
-  popq %r12
-  popq %rbx
-  popq %rbp
-  ret
-.size spb_emu_switch, .-spb_emu_switch
-.popsection)");
-struct Ctx { void* sp; };
-inline void swap(Ctx& from, Ctx& to) { spb_emu_switch(&from.sp, to.sp); }
-// The first switch pops six zero registers and returns into entry, with the stack aligned as after a call.
-inline void make(Ctx& c, char* stack, size_t size, void (*entry)()) {
-  void** top = (void**)((uintptr_t(stack + size) & ~uintptr_t(15)) - 8);
-  *top = nullptr;  // entry's return address: it never returns
-  *--top = (void*)entry;
-  for (int i = 0; i < 6; ++i) *--top = nullptr;
-  c.sp = top;
-}
-#else
-struct Ctx { ucontext_t uc; };
-inline void swap(Ctx& from, Ctx& to) { swapcontext(&from.uc, &to.uc); }
-inline void make(Ctx& c, char* stack, size_t size, void (*entry)()) {
-  getcontext(&c.uc);
-  c.uc.uc_stack.ss_sp = stack; c.uc.uc_stack.ss_size = size; c.uc.uc_link = nullptr;
-  makecontext(&c.uc, entry, 0);
-}
-#endif
-inline Ctx sched;                // the scheduler's, which every fiber switches back to
-inline Ctx* fiber = nullptr;     // the running fiber's (null: not in a threaded launch)
-inline bool fiber_done = false;  // set by a fiber whose body returned
-inline const std::function<void()>* fiber_body = nullptr;
-[[noreturn]] inline void fiber_main() {
-  (*fiber_body)();
-  fiber_done = true;
-  swap(*fiber, sched);  // never resumed
-  std::abort();
-}
-}  // namespace spb::emu
 // A barrier: the fiber yields; the scheduler resumes it once every thread of the block has arrived.
 inline void __syncthreads() {
-  if (!spb::emu::fiber) { std::fprintf(stderr, "emu: __syncthreads in a launch not marked threaded\n"); std::abort(); }
-  spb::emu::swap(*spb::emu::fiber, spb::emu::sched);
+  if (!spb::fiber::cur) { std::fprintf(stderr, "emu: __syncthreads in a launch not marked threaded\n"); std::abort(); }
+  spb::fiber::yield();
 }
 template <class T> inline T __ldg(const T* p) { return *p; }
 // A warp shuffle: every thread of the block writes its value, meets the others at the block's barrier and
@@ -137,27 +79,15 @@ inline void emu_launch(dim3 grid, dim3 block, bool threaded, const std::function
       }
     return;
   }
-  namespace e = spb::emu;
-  // Stacks: one mapping kept across launches (untouched pages cost nothing), a guard page under each stack so
-  // an overflow faults instead of writing over the next fiber's.
-  constexpr size_t kStack = 256 * 1024, kGuard = 4096;
-  static char* pool = nullptr;
-  static unsigned pool_n = 0;
-  if (pool_n < block.x) {
-    if (pool) munmap(pool, pool_n * (kStack + kGuard));
-    pool_n = block.x;
-    pool = (char*)mmap(nullptr, pool_n * (kStack + kGuard), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (pool == MAP_FAILED) { std::perror("emu: mmap fiber stacks"); std::abort(); }
-    for (unsigned t = 0; t < pool_n; ++t) mprotect(pool + t * (kStack + kGuard), kGuard, PROT_NONE);
-  }
-  std::vector<e::Ctx> ctx(block.x);
+  namespace f = spb::fiber;
+  std::vector<f::Ctx> ctx(block.x);
   std::vector<char> done(block.x);
-  e::fiber_body = &body;
+  f::body = &body;
   for (unsigned by = 0; by < grid.y; ++by)
     for (unsigned bx = 0; bx < grid.x; ++bx) {
       stale();
       blockIdx = dim3(bx, by);
-      for (unsigned t = 0; t < block.x; ++t) e::make(ctx[t], pool + t * (kStack + kGuard) + kGuard, kStack, e::fiber_main), done[t] = 0;
+      for (unsigned t = 0; t < block.x; ++t) f::start(ctx[t], t, block.x), done[t] = 0;
       // Rounds: every live fiber runs to its next barrier (or its end). A round in which some return and
       // others wait at a barrier would hang on a GPU that counts all threads: a kernel bug, stop on it.
       for (unsigned live = block.x, round = 0; live; ++round) {
@@ -166,12 +96,8 @@ inline void emu_launch(dim3 grid, dim3 block, bool threaded, const std::function
           const unsigned t = round & 1 ? block.x - 1 - i : i;  // alternate the order so a missing barrier shows either way
           if (done[t]) continue;
           threadIdx = dim3(t);
-          e::fiber = &ctx[t];
-          e::fiber_done = false;
-          e::swap(e::sched, ctx[t]);
-          if (e::fiber_done) done[t] = 1, ++returned;
+          if (f::resume(ctx[t])) done[t] = 1, ++returned;
         }
-        e::fiber = nullptr;
         if (returned && returned != live) {
           std::fprintf(stderr, "emu: block (%u,%u): %u of %u threads returned while the others wait at __syncthreads\n", bx, by, returned, live);
           std::abort();

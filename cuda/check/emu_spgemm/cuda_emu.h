@@ -1,22 +1,23 @@
 // Host emulation of the CUDA runtime and device intrinsics that the hash SpGEMM (cuda/spgemm/) uses, so its host code
 // and kernels run on a CPU with g++ (C++20) and are checked against the CPU reference where no GPU exists.
-// Not a CUDA implementation: blocks run one after another; a block's threads are std::threads; __syncthreads is a
+// Not a CUDA implementation: blocks run one after another; a block's threads are user-space fibers on one OS thread
+// (emu_fiber.h; a std::thread each spent most of the run in the kernel), switching only at barriers: __syncthreads is a
 // block barrier, shuffles and ballots exchange through a per-warp slot array between two warp barriers; atomics are
-// std::atomic_ref; streams and events are synchronous. Shared memory is per block (blocks never overlap).
-// The sources are first rewritten by emu_prepare.py (launch syntax, shared-memory declarations).
+// plain read-modify-writes (no fiber runs in the middle of one); streams and events are synchronous. Shared memory is
+// per block (blocks never overlap). The sources are first rewritten by emu_prepare.py (launch syntax, shared-memory
+// declarations), which copies emu_fiber.h next to this file.
 #pragma once
 #include <algorithm>
 #include <array>
-#include <atomic>
-#include <barrier>
+#include <climits>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <memory>
-#include <thread>
 #include <type_traits>
 #include <vector>
+#include "emu_fiber.h"
 
 typedef int cudaError_t;
 constexpr int cudaSuccess = 0;
@@ -37,7 +38,7 @@ struct cudaDeviceProp {
 };
 
 struct dim3 { unsigned x = 1, y = 1, z = 1; dim3() = default; dim3(unsigned a, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
-inline thread_local dim3 threadIdx, blockIdx;
+inline dim3 threadIdx, blockIdx;  // one OS thread runs every fiber: the scheduler sets threadIdx before each resume
 inline dim3 blockDim, gridDim;
 
 inline cudaError_t cudaMalloc(void** p, size_t n) { *p = std::malloc(std::max<size_t>(n, 16)); return 0; }
@@ -78,38 +79,77 @@ template <class A, class B> inline std::common_type_t<A, B> min(A a, B b) { retu
 template <class A, class B> inline std::common_type_t<A, B> max(A a, B b) { return a < b ? b : a; }
 
 // ---- one block's synchronisation
+// A barrier (the block's, or a warp's) opens when every live thread of its scope has arrived; the thread whose arrival
+// opens it goes on without a switch, the others wait, marked, until the scheduler resumes them. A thread that returns
+// from the kernel leaves both barriers (as arrive_and_drop did with std::barrier, and as PTX's exit releases barriers
+// held up only by exiting threads): its warp's collectives go on without it (reading its last slot), and a block
+// barrier that then opens without it stops the run (emu_open_block).
+enum : unsigned char { kEmuRun, kEmuAtBlock, kEmuAtWarp, kEmuDone };
 struct EmuBlock {
-  std::unique_ptr<std::barrier<>> bar;
-  std::vector<std::unique_ptr<std::barrier<>>> warp_bar;
+  unsigned n = 0, live = 0, arrived = 0;    // threads; not returned; at the block barrier now
+  std::vector<unsigned> w_live, w_arrived;  // the same a warp
+  std::vector<unsigned char> state;         // kEmu* a thread
   std::vector<std::array<uint64_t, 32>> slots;
-  std::atomic<int> flag{0};
+  int flag = 0;
+  unsigned bx = 0, by = 0;
 };
 inline EmuBlock* emu_block = nullptr;
 alignas(16) inline unsigned char emu_dyn_smem[256 * 1024];
 
-inline void __syncthreads() { emu_block->bar->arrive_and_wait(); }
+inline void emu_open(EmuBlock& b, unsigned char at, unsigned lo, unsigned hi) {
+  for (unsigned t = lo; t < hi; ++t) if (b.state[t] == at) b.state[t] = kEmuRun;
+}
+// The block barrier opens. Threads that returned before it while others reach it are a kernel bug (CUDA C++ asks that
+// every thread of the block reach each __syncthreads; these kernels let only whole blocks return before one, and
+// k_warp's whole warps leave where no block barrier follows), so stop on it instead of going on without them.
+inline void emu_open_block(EmuBlock& b) {
+  if (b.live < b.n) {
+    std::fflush(stdout);  // the cases done so far, before the message
+    std::fprintf(stderr, "emu: block (%u,%u): %u of %u threads returned while the others wait at __syncthreads\n", b.bx, b.by, b.n - b.live, b.n);
+    std::abort();
+  }
+  b.arrived = 0;
+  emu_open(b, kEmuAtBlock, 0, b.n);
+}
+inline void emu_open_warp(EmuBlock& b, unsigned w) {
+  b.w_arrived[w] = 0;
+  emu_open(b, kEmuAtWarp, 32 * w, std::min(b.n, 32 * w + 32));
+}
+inline void __syncthreads() {
+  EmuBlock& b = *emu_block;
+  if (++b.arrived == b.live) { emu_open_block(b); return; }
+  b.state[threadIdx.x] = kEmuAtBlock;
+  spb::fiber::yield();
+}
+inline void emu_warp_barrier() {
+  EmuBlock& b = *emu_block;
+  const unsigned w = threadIdx.x / 32;
+  if (++b.w_arrived[w] == b.w_live[w]) { emu_open_warp(b, w); return; }
+  b.state[threadIdx.x] = kEmuAtWarp;
+  spb::fiber::yield();
+}
 // __syncthreads_or / __syncthreads_count: every thread adds its predicate to the block's flag between two barriers
 inline int emu_block_vote(int p) {
   EmuBlock& b = *emu_block;
-  b.bar->arrive_and_wait();
-  if (p) b.flag.fetch_add(1);
-  b.bar->arrive_and_wait();
-  const int r = b.flag.load();
-  b.bar->arrive_and_wait();
-  if (threadIdx.x == 0) b.flag.store(0);
+  __syncthreads();
+  if (p) ++b.flag;
+  __syncthreads();
+  const int r = b.flag;
+  __syncthreads();
+  if (threadIdx.x == 0) b.flag = 0;
   return r;
 }
 inline int __syncthreads_or(int p) { return emu_block_vote(p) != 0; }
 inline int __syncthreads_count(int p) { return emu_block_vote(p); }
-inline void __syncwarp(unsigned = 0xffffffffu) { emu_block->warp_bar[threadIdx.x / 32]->arrive_and_wait(); }
+inline void __syncwarp(unsigned = 0xffffffffu) { emu_warp_barrier(); }
 template <class T> inline T emu_exchange(T v, int src) {
   static_assert(sizeof(T) <= 8);
   const unsigned w = threadIdx.x / 32, lane = threadIdx.x % 32;
   uint64_t u = 0; std::memcpy(&u, &v, sizeof(T));
   emu_block->slots[w][lane] = u;
-  emu_block->warp_bar[w]->arrive_and_wait();
+  emu_warp_barrier();
   const uint64_t got = emu_block->slots[w][unsigned(src) & 31u];
-  emu_block->warp_bar[w]->arrive_and_wait();
+  emu_warp_barrier();
   T r; std::memcpy(&r, &got, sizeof(T));
   return r;
 }
@@ -123,19 +163,19 @@ template <class T> inline T __shfl_up_sync(unsigned, T v, unsigned d) {
 inline unsigned __ballot_sync(unsigned, int p) {
   const unsigned w = threadIdx.x / 32, lane = threadIdx.x % 32;
   emu_block->slots[w][lane] = p ? 1 : 0;
-  emu_block->warp_bar[w]->arrive_and_wait();
+  emu_warp_barrier();
   unsigned r = 0;
   for (unsigned i = 0; i < 32; ++i) if (emu_block->slots[w][i]) r |= 1u << i;
-  emu_block->warp_bar[w]->arrive_and_wait();
+  emu_warp_barrier();
   return r;
 }
 inline int __reduce_max_sync(unsigned, int v) {
   const unsigned w = threadIdx.x / 32, lane = threadIdx.x % 32;
   emu_block->slots[w][lane] = uint64_t(uint32_t(v));
-  emu_block->warp_bar[w]->arrive_and_wait();
+  emu_warp_barrier();
   int r = INT_MIN;
   for (unsigned i = 0; i < 32; ++i) r = std::max(r, int(uint32_t(emu_block->slots[w][i])));
-  emu_block->warp_bar[w]->arrive_and_wait();
+  emu_warp_barrier();
   return r;
 }
 struct alignas(16) int4 { int x, y, z, w; };
@@ -143,52 +183,65 @@ inline int __all_sync(unsigned m, int p) { return __ballot_sync(m, p) == 0xfffff
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __ffs(unsigned x) { return __builtin_ffs(int(x)); }
 
-template <class T> inline T atomicAdd(T* p, T v) { return std::atomic_ref<T>(*p).fetch_add(v); }
-inline int atomicCAS(int* p, int cmp, int v) { std::atomic_ref<int>(*p).compare_exchange_strong(cmp, v); return cmp; }
-inline unsigned atomicOr(unsigned* p, unsigned v) { return std::atomic_ref<unsigned>(*p).fetch_or(v); }
-inline int atomicExch(int* p, int v) { return std::atomic_ref<int>(*p).exchange(v); }
-inline int atomicMax(int* p, int v) { std::atomic_ref<int> a(*p); int o = a.load(); while (o < v && !a.compare_exchange_weak(o, v)) {} return o; }
-inline int atomicMin(int* p, int v) { std::atomic_ref<int> a(*p); int o = a.load(); while (o > v && !a.compare_exchange_weak(o, v)) {} return o; }
+// Atomics: fibers switch only at barriers, so a read-modify-write is never interleaved with another thread's.
+template <class T> inline T atomicAdd(T* p, T v) { const T o = *p; *p = o + v; return o; }
+inline int atomicCAS(int* p, int cmp, int v) { const int o = *p; if (o == cmp) *p = v; return o; }
+inline unsigned atomicOr(unsigned* p, unsigned v) { const unsigned o = *p; *p = o | v; return o; }
+inline int atomicExch(int* p, int v) { const int o = *p; *p = v; return o; }
+inline int atomicMax(int* p, int v) { const int o = *p; if (o < v) *p = v; return o; }
+inline int atomicMin(int* p, int v) { const int o = *p; if (o > v) *p = v; return o; }
 
-// A launch: blockDim std::threads run every block in turn (thread creation is the emulation's main cost, so they are
-// made once a launch). A launch-level barrier separates the blocks; its completion step sets up the next block's
-// barriers and stale shared memory. A thread that returns from the kernel drops out of its block's barriers, as exited
-// CUDA threads stop counting at __syncthreads, and waits at the launch barrier for the next block.
+// A launch: its blocks one after another, a block's threads as fibers started afresh (stale shared memory, zeroed
+// slots and flag). Rounds: every runnable fiber runs until it waits at a barrier or returns, in turn, the order
+// alternating from round to round so that a missing barrier shows either way. A round in which none can run is a
+// hang on the GPU (say, some threads of a warp at a shuffle, the others at __syncthreads): stop on it.
 inline void emu_launch(dim3 grid, dim3 block, const std::function<void()>& body) {
+  namespace f = spb::fiber;
   gridDim = grid; blockDim = block;
   const unsigned n = block.x, nw = (n + 31) / 32;
-  const unsigned long long nblocks = (unsigned long long)grid.x * grid.y;
-  if (nblocks == 0 || n == 0) return;
-  std::unique_ptr<EmuBlock> cur;
-  unsigned long long next = 0;
-  dim3 bid;
-  auto setup = [&]() noexcept {
-    if (next >= nblocks) { cur.reset(); emu_block = nullptr; return; }
-    bid = dim3(unsigned(next % grid.x), unsigned(next / grid.x));
-    ++next;
-    std::memset(emu_dyn_smem, 0xA5, sizeof emu_dyn_smem);  // stale shared memory is garbage
-    cur = std::make_unique<EmuBlock>();
-    cur->bar = std::make_unique<std::barrier<>>(n);
-    for (unsigned w = 0; w < nw; ++w) cur->warp_bar.push_back(std::make_unique<std::barrier<>>(std::min(32u, n - 32 * w)));
-    cur->slots.resize(nw);
-    emu_block = cur.get();
-  };
-  setup();
-  std::barrier<decltype(setup)> between(n, setup);
-  std::vector<std::thread> th;
-  th.reserve(n);
-  for (unsigned t = 0; t < n; ++t)
-    th.emplace_back([&, t] {
-      for (unsigned long long k = 0; k < nblocks; ++k) {
-        EmuBlock* b = emu_block;
-        blockIdx = bid; threadIdx = dim3(t);
-        body();
-        b->warp_bar[t / 32]->arrive_and_drop();
-        b->bar->arrive_and_drop();
-        between.arrive_and_wait();
+  if ((unsigned long long)grid.x * grid.y == 0 || n == 0) return;
+  EmuBlock b;
+  b.n = n;
+  b.w_live.resize(nw); b.w_arrived.resize(nw); b.state.resize(n); b.slots.resize(nw);
+  std::vector<f::Ctx> ctx(n);
+  f::body = &body;
+  emu_block = &b;
+  for (unsigned by = 0; by < grid.y; ++by)
+    for (unsigned bx = 0; bx < grid.x; ++bx) {
+      std::memset(emu_dyn_smem, 0xA5, sizeof emu_dyn_smem);  // stale shared memory is garbage
+      b.bx = bx; b.by = by; b.live = n; b.arrived = 0; b.flag = 0;
+      for (unsigned w = 0; w < nw; ++w) b.w_live[w] = std::min(32u, n - 32 * w), b.w_arrived[w] = 0, b.slots[w].fill(0);
+      blockIdx = dim3(bx, by);
+      for (unsigned t = 0; t < n; ++t) f::start(ctx[t], t, n), b.state[t] = kEmuRun;
+      for (unsigned round = 0; b.live; ++round) {
+        bool ran = false;
+        for (unsigned i = 0; i < n; ++i) {
+          const unsigned t = round & 1 ? n - 1 - i : i;
+          if (b.state[t] != kEmuRun) continue;
+          ran = true;
+          threadIdx = dim3(t);
+          if (!f::resume(ctx[t])) continue;
+          // returned: it leaves its warp's barrier and the block's, which may open them
+          const unsigned w = t / 32;
+          b.state[t] = kEmuDone;
+          --b.live; --b.w_live[w];
+          if (b.w_arrived[w] && b.w_arrived[w] == b.w_live[w]) emu_open_warp(b, w);
+          if (b.arrived && b.arrived == b.live) emu_open_block(b);
+        }
+        if (!ran) {
+          unsigned at_block = 0, at_warp = 0, w0 = nw;
+          for (unsigned t = 0; t < n; ++t) {
+            at_block += b.state[t] == kEmuAtBlock;
+            if (b.state[t] == kEmuAtWarp) { ++at_warp; w0 = std::min(w0, t / 32); }
+          }
+          std::fflush(stdout);
+          std::fprintf(stderr, "emu: block (%u,%u) hangs: %u threads wait at __syncthreads, %u at a warp barrier (__syncwarp, shuffle, "
+                       "ballot, reduce; first in warp %u) that threads of their warp waiting at __syncthreads never reach\n", bx, by, at_block, at_warp, w0);
+          std::abort();
+        }
       }
-    });
-  for (auto& x : th) x.join();
+    }
+  emu_block = nullptr;
 }
 #define EMU_LAUNCH(grid, block, smem, stream, call) emu_launch(dim3(grid), dim3(block), [&] { call; })
 

@@ -2,7 +2,8 @@
 """Rewrites cuda/ (the spgemm headers and what they include) into OUT/cuda for the host emulation (cuda_emu.h):
 kernel launches k<<<grid, block, smem, stream>>>(args); become EMU_LAUNCH(grid, block, smem, stream, k(args));,
 `extern __shared__ T name[];` a pointer into the emulated dynamic shared memory, `__shared__` a static (blocks run
-one at a time), CUB's scan and the CUDA runtime header the emulation's.  Usage: emu_prepare.py REPO OUT"""
+one at a time), CUB's scan and the CUDA runtime header the emulation's (cuda_emu.h, with cuda/check/emu_fiber.h
+beside it).  Usage: emu_prepare.py REPO OUT"""
 import os, re, shutil, sys
 
 repo, out = sys.argv[1], sys.argv[2]
@@ -40,5 +41,7 @@ for d in ['common', 'spgemm']:
         if f.endswith(('.cuh', '.hpp')):
             with open(os.path.join(src, d, f)) as fh: t = fh.read()
             with open(os.path.join(dst, d, f), 'w') as fh: fh.write(rewrite(t) if f.endswith('.cuh') else t)
-shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'cuda_emu.h'), os.path.join(dst, 'common', 'cuda_emu.h'))
-shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), 'cuda_emu.h'), os.path.join(dst, 'spgemm', 'cuda_emu.h'))
+here = os.path.dirname(os.path.abspath(__file__))
+for d in ['common', 'spgemm']:  # cuda_emu.h and the fibers it runs threads on (cuda/check/emu_fiber.h, shared with SpMM's)
+    shutil.copy(os.path.join(here, 'cuda_emu.h'), os.path.join(dst, d, 'cuda_emu.h'))
+    shutil.copy(os.path.join(here, '..', 'emu_fiber.h'), os.path.join(dst, d, 'emu_fiber.h'))

@@ -2,7 +2,7 @@
 // and checks every result against the CPU float64 reference: the odd cases and structure classes of issue 9 at small
 // sizes, f32 and f64, `hash`, `hash-opt`, and hash-opt with the long-row path forced on small rows
 // (SPB_SPGEMM_LONG=N). New allocations are poisoned (NaN values, -1 indices), as in the GPU driver's first run.
-// Build (see run.sh): python3 emu_prepare.py REPO OUT && g++ -std=c++20 -O1 -pthread -I OUT -I OUT/cuda/common spgemm_emu.cpp
+// Build (see scripts/check-emu.sh): python3 emu_prepare.py REPO OUT && g++ -std=c++20 -O1 -I OUT -I OUT/cuda/common spgemm_emu.cpp
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -157,7 +157,7 @@ int main(int argc, char** argv) {
   if (lng) { setenv("SPB_SPGEMM_LONG", argv[2], 1); setenv("SPB_SPGEMM_LONG_PROD", "500", 1); setenv("SPB_SPGEMM_EST_DIV", "64", 1); }
   const char* l = std::getenv("SPB_SPGEMM_LONG");
   std::printf("SPB_SPGEMM_LONG=%s\n", l ? l : "(unset: default threshold)");
-  // CI time: the default configuration in f32, the long-row path in f64 (each pass a few minutes of emulation)
+  // CI time: the default configuration in f32, the long-row path in f64 (each pass a few seconds of emulation, a few minutes before the fibers)
   const int bad = lng ? run_all<double>("f64", true) : run_all<float>("f32", false);
   return bad ? 1 : 0;
 }
