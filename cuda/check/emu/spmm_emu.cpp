@@ -47,7 +47,7 @@ Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi, bool 
 }
 
 template <typename T>
-int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
+int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
   std::mt19937 g(nb * 7 + colmajor);
   const int batch = b.m.size(), rows = b.row_off.back(), cols = b.col_off.back();
   std::vector<T> B(size_t(cols) * nb), C(size_t(rows) * nb);
@@ -126,9 +126,8 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
   // split: S lanes a row and NV columns a lane (fewer, as many and more lanes than columns), blockIdx.y
   // over all column chunks or one walking them; row-major through the block-diagonal columns (16-byte
   // vectors where nb allows), column-major through the row's matrix (looked up, or computed in a uniform
-  // batch). Its shuffles meet at barriers, which costs: batches of up to 300 rows, nb 3, 17 and 64 (and
-  // the 16-bit cases' 8), blockIdx.y over every chunk at 17 only
-  if (rows <= 300 && (nb == 3 || nb == 17 || nb == 64 || sizeof(T) == 2)) {
+  // batch); blockIdx.y over every chunk at 17 only. (Every batch and nb since the fibers made barriers cheap.)
+  {
     auto go = [&](auto sc, auto nvc) {
       constexpr int S = decltype(sc)::value, NV = decltype(nvc)::value;
       const bool vec = !colmajor && nb % (16 / int(sizeof(T))) == 0 && NV % (16 / int(sizeof(T))) == 0;
@@ -148,14 +147,15 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
     };
     go(std::integral_constant<int, 4>(), std::integral_constant<int, 16>());
     go(std::integral_constant<int, 8>(), std::integral_constant<int, 8>());
+    go(std::integral_constant<int, 16>(), std::integral_constant<int, 4>());
     go(std::integral_constant<int, 32>(), std::integral_constant<int, 4>());
   }
   // staged: column-major with W in several sizes (the old kernel); both layouts with every vector width
-  // (row-major: that divides nb; column-major: 4, f64 2) and groups of 1, 4 and 32 lanes a row (W = V 2^lg),
-  // all of a matrix's records in shared memory or the fewest (runs of rows), whole matrices or 3 slices of rows
+  // (row-major: that divides nb) and groups of 1, 4 and 32 lanes a row (W = V 2^lg), all of a matrix's
+  // records in shared memory or the fewest (runs of rows), whole matrices or 2 or 3 slices of rows
   const int vmax = 16 / sizeof(T);
   if (colmajor) {
-    for (int W : {12, nb}) {
+    for (int W : {1, 12, nb}) {
       const int p = (nb + W - 1) / W;
       std::fill(C.begin(), C.end(), T(NAN));
       emu_launch(dim3(batch * p), dim3(kStagedThreads), true, [&] {
@@ -176,15 +176,14 @@ int run_case(const Batch& b, int nb, bool colmajor, int ncfg) {
   auto row = [&](auto vc) {
     constexpr int V = decltype(vc)::value;
     if (V > vmax || (!colmajor && nb % V)) return;
-    if (colmajor && V != std::min(4, vmax)) return;  // column-major: the transposed copy and the scalar stores (the shared compute loop runs every V row-major)
     for (int lg : {0, 2, 5})
       for (int cap : {nzmax + RV, std::max(longest + 2 * RV, nzmax / 4)}) {  // all of a matrix's records, or runs of rows
         const int W = V << lg, p = (nb + W - 1) / W, rec_off = (kmax * W * int(sizeof(T)) + 15) / 16 * 16;
         if (cap < nzmax + RV && lg != 2) continue;  // runs of rows: one lane group size is enough (CI's time)
         if (rec_off + cap * sizeof(StagedNz<T>) > sizeof emu_smem) continue;
         const int passes = (mmax + (kStagedThreads >> lg) - 1) / (kStagedThreads >> lg);
-        for (int S : {1, 3}) {
-          if (S > 1 && (lg != 5 || passes < 2 || (!colmajor && V != 1))) continue;  // slices: several passes a matrix (32 lanes a row: 8 rows a pass)
+        for (int S : {1, 2, 3}) {
+          if (S > 1 && (lg != 5 || passes < 2)) continue;  // slices: several passes a matrix (32 lanes a row: 8 rows a pass)
           std::fill(C.begin(), C.end(), T(NAN));
           emu_launch(dim3(batch * p * S), dim3(kStagedThreads), true, [&] {
             if (colmajor)
@@ -224,20 +223,19 @@ int quad_case() {
 
 int main() {
   std::mt19937 g(5);
-  int bad = quad_case(), n = 1;
+  int bad = quad_case(), n = 1, runs = 0;  // runs: kernel configurations checked over all cases
   std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
                                 make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true)};
   // the uniform two: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix)
   for (auto& b : batches)
     for (int nb : {1, 3, 8, 17, 64})
       for (bool col : {false, true}) {
-        bad += run_case<float>(b, nb, col, n);
-        bad += run_case<double>(b, nb, col, n);
-        // 16-bit: an 8-wide vector (nb 8) and the scalar path (17; f32/f64 cover the loops of nb 64); f16
-        // row-major, bf16 column-major (the two differ only in the conversions, and CI's time is bounded)
-        if (nb == 8 || nb == 17) bad += col ? run_case<BF16>(b, nb, col, n) : run_case<F16>(b, nb, col, n);
+        bad += run_case<float>(b, nb, col, runs);
+        bad += run_case<double>(b, nb, col, runs);
+        // 16-bit: an 8-wide vector (nb 8) and the scalar path (17; f32/f64 cover the loops of nb 64), f16 and bf16
+        if (nb == 8 || nb == 17) bad += run_case<F16>(b, nb, col, runs) + run_case<BF16>(b, nb, col, runs);
         n++;
       }
-  std::printf("%d cases, %d bad\n", n, bad);
+  std::printf("%d cases (%d kernel runs checked), %d bad\n", n, runs, bad);
   return bad != 0;
 }
