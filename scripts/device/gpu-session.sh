@@ -50,6 +50,7 @@ tests_phase() {
   sb gen --batch 40 --dim 64 --nnz-row 16 --seed 7 -o /tmp/d64.spb >/dev/null  # k = 64: batched-tile's 16-bit 64-row chunks
   sb gen --batch 40 --dim 40:150 --nnz-row 2:6 --seed 13 -o /tmp/mixc.spb >/dev/null  # short mixed rows: batched-col's staged B (mixed)
   sb gen --batch 12 --dim 72:128 --nnz-row 4:24 --seed 17 -o /tmp/f64w.spb >/dev/null  # f64 m > 64, k <= 128: batched-tile's 32-row DMMA jobs (nb >= 192), slab's m16n8k8
+  sb gen --batch 3 --dim 150:260 --nnz-row 60:110 --seed 19 -o /tmp/long.spb >/dev/null  # 3 matrices, rows of 60-110: batched-split's 32 lanes a row
   spmm=$(ls /tmp/spbench-cache/bin/spbench-spmm-cuda-* | head -1); spgemm=$(ls /tmp/spbench-cache/bin/spbench-spgemm-cuda-* | head -1)
   into=sanitizers step san-spmm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods all --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f64 --methods all --warmup 0 --samples 1
@@ -72,7 +73,6 @@ tests_phase() {
   into=sanitizers step san-spmm-slab-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70,130 --precision f16 --methods batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slab-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70 --precision bf16 --layout col --methods batched-slab --mode kernel --warmup 0 --samples 1
   # batched-split's 32 lanes a row (rows of >= 64, few matrices), both layouts
-  sb gen --batch 3 --dim 150:260 --nnz-row 60:110 --seed 19 -o /tmp/long.spb >/dev/null
   into=sanitizers step san-spmm-split32-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 5,8 --precision f32 --layout col --methods batched-split,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-split32-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 3,8 --precision bf16 --methods batched-split,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile64-row-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 24,64 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
