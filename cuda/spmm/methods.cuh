@@ -1009,10 +1009,11 @@ class Tile : public KernelMethod<T> {
 };
 
 // Ours: batched-slab (see slab_kernel), both layouts, on tensor cores (sm_80 and newer). A block a
-// (matrix, BN-column tile): A_i whole and the B tile in shared memory at once, so the largest A_i and a
-// tile must fit a block's shared memory.
+// (matrix, BN-column tile): A_i whole and the B tile in shared memory at once where the largest A_i and a
+// tile fit a block (slab_fits; the planner's rules take slab only there); else a block a (slice of R rows of
+// a matrix, BN-column tile), R the most 16-row strips that fit beside the tile (slab_plan).
 template <typename T>
-inline SlabGeom<T> slab_geom(const HostBatch<T>& h, int bn) { return SlabGeom<T>(h.max_m, h.max_k, bn, h.layout == Layout::Row); }
+inline SlabGeom<T> slab_geom(const HostBatch<T>& h, int bn, int rows = 0) { return SlabGeom<T>(rows ? rows : h.max_m, h.max_k, bn, h.layout == Layout::Row); }
 // BN: the smallest of 32, 64, 128 that covers nb (128 past it), halved while a block's shared memory
 // would leave fewer than two blocks an SM (H200, f64 d80, nb 192: 115.9 us at 128 columns and one block
 // an SM, 90.7 at 64). $SPB_SPMM_SLAB_BN (development sweeps only) forces it.
@@ -1031,6 +1032,39 @@ template <typename T>
 inline bool slab_fits(const HostBatch<T>& h, const DeviceInfo& dev) {
   return slab_geom(h, slab_cols_for(h, dev)).bytes + 512 <= dev.smem_optin;  // 512 bytes to spare below the opt-in limit
 }
+// Rows of a block: all of the largest A_i where slab_fits holds, else slices of R rows (a multiple of 16), the
+// most that leave two blocks an SM beside the B tile (one block where even 16 rows do not), 0 where 16 rows
+// and a 32-column tile exceed a block's shared memory. $SPB_SPMM_SLAB_ROWS (development sweeps only) forces R.
+struct SlabPlan {
+  int bn = 32, rows = 0;
+};
+template <typename T>
+inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
+  SlabPlan p;
+  p.bn = slab_cols_for(h, dev);
+  const int whole = (std::max(h.max_m, 1) + 15) / 16 * 16;
+  int forced = 0;
+  if (const char* e = std::getenv("SPB_SPMM_SLAB_ROWS")) forced = std::atoi(e) / 16 * 16;
+  if (forced > 0 && forced < whole && slab_geom(h, p.bn, forced).bytes + 512 <= dev.smem_optin) {
+    p.rows = forced;
+    return p;
+  }
+  if (slab_fits(h, dev)) {
+    p.rows = whole;
+    return p;
+  }
+  for (const size_t budget : {dev.budget_for(2), dev.smem_optin - 512})
+    for (int bn = p.bn; bn >= 32; bn /= 2) {
+      int r = 0;
+      while (r + 16 < whole && slab_geom(h, bn, r + 16).bytes <= budget) r += 16;
+      if (r >= 32 || (r == 16 && bn == 32)) {
+        p.bn = bn, p.rows = r;
+        return p;
+      }
+    }
+  p.rows = 0;
+  return p;
+}
 
 template <typename T>
 class Slab : public KernelMethod<T> {
@@ -1038,19 +1072,16 @@ class Slab : public KernelMethod<T> {
   Slab() : KernelMethod<T>("batched-slab", "ours", DeviceBatch<T>::kCsr) {}
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
     if (dev.prop.major < 8) return "needs tensor cores that take TF32, FP64 and BF16 (compute capability 8.0 or newer)";
-    if (!slab_fits(h, dev)) {
-      const int bn = slab_cols_for(h, dev);
-      return "the largest A_i dense (" + std::to_string(h.max_m) + " x " + std::to_string(h.max_k) + ") and a " + std::to_string(bn) +
-             "-column tile of B_i need " + std::to_string(slab_geom(h, bn).bytes) + " bytes of shared memory, more than a block may have (" +
-             std::to_string(dev.smem_optin) + ")";
-    }
+    if (slab_plan(h, dev).rows == 0)
+      return "16 rows of the widest A_i dense (16 x " + std::to_string(h.max_k) + ") and a 32-column tile of B_i need " +
+             std::to_string(slab_geom(h, 32, 16).bytes) + " bytes of shared memory, more than a block may have (" + std::to_string(dev.smem_optin) + ")";
     return "";
   }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
     if (grid_ == 0) return;
     with_kernel([&](auto K) {
-      K<<<int(grid_), kSlabThreads, smem_, s>>>(jobs_, apos_, this->d_.v.val, this->d_.v.B, this->d_.v.C, h.nb, h.max_m, h.max_k, nct_);
+      K<<<int(grid_), kSlabThreads, smem_, s>>>(jobs_, apos_, this->d_.v.val, this->d_.v.B, this->d_.v.C, h.nb, rows_, h.max_k, nct_);
       CUDA_CHECK_LAUNCH();
     });
   }
@@ -1058,19 +1089,21 @@ class Slab : public KernelMethod<T> {
  private:
   void plan() override {
     const HostBatch<T>& h = *this->h_;
-    bn_ = slab_cols_for(h, *this->dev_);
-    const SlabGeom<T> g = slab_geom(h, bn_);
+    const SlabPlan sp = slab_plan(h, *this->dev_);
+    bn_ = sp.bn;
+    rows_ = sp.rows;
+    const SlabGeom<T> g = slab_geom(h, bn_, rows_);
     int njobs = 0;
-    for (int i = 0; i < h.batch; ++i) njobs += h.m[i] > 0;
+    for (int i = 0; i < h.batch; ++i) njobs += ceil_div(h.m[i], rows_);
     jobs_h_ = Pinned<SlabJob>(size_t(std::max(njobs, 1)));
     apos_h_ = Pinned<int>(size_t(std::max<int64_t>(h.total_nnz, 1)));
-    for (int i = 0, j = 0; i < h.batch; ++i) {
-      if (h.m[i] == 0) continue;
-      const int row = h.row_off[i];
-      jobs_h_[size_t(j++)] = SlabJob{row, h.col_off[i], h.k[i], h.m[i], h.rp[row], h.rp[row + h.m[i]], 0, 0};
-      for (int r = 0; r < h.m[i]; ++r)
-        for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = r * g.apitch + h.ci[q];
-    }
+    for (int i = 0, j = 0; i < h.batch; ++i)
+      for (int r0 = 0; r0 < h.m[i]; r0 += rows_) {
+        const int row = h.row_off[i] + r0, m = std::min(rows_, h.m[i] - r0);
+        jobs_h_[size_t(j++)] = SlabJob{row, h.col_off[i], h.k[i], m, h.rp[row], h.rp[row + m], r0, h.m[i]};
+        for (int r = 0; r < m; ++r)
+          for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = r * g.apitch + h.ci[q];
+      }
     jobs_ = this->mem.template alloc<SlabJob>(jobs_h_.n);
     apos_ = this->mem.template alloc<int>(apos_h_.n);
     smem_ = g.bytes;
@@ -1083,6 +1116,7 @@ class Slab : public KernelMethod<T> {
     grid_ = h.nb > 0 ? int64_t(njobs) * nct_ : 0;
     if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-slab: more blocks than one grid holds");
     this->info_n["tile_cols"] = bn_;
+    this->info_n["slice_rows"] = rows_ < (std::max(h.max_m, 1) + 15) / 16 * 16 ? rows_ : 0;  // 0: whole A_i a block
     this->info_n["jobs"] = njobs;
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
@@ -1116,7 +1150,7 @@ class Slab : public KernelMethod<T> {
   Pinned<int> apos_h_;
   SlabJob* jobs_ = nullptr;
   int* apos_ = nullptr;
-  int bn_ = 32, nct_ = 1;
+  int bn_ = 32, rows_ = 16, nct_ = 1;
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };

@@ -1,5 +1,7 @@
 // Our whole-matrix tile kernel (batched-slab): a block computes a slab of C_i, all m_i rows of one A_i
-// times a BN-column tile of B_i, with every operand in shared memory at once.
+// times a BN-column tile of B_i, with every operand in shared memory at once. Where the largest A_i and a
+// tile do not fit a block, a block takes a slice of rows of A_i instead (the plan's SlabJob; each slice
+// stages the B tile again).
 //
 // batched-tile gives a block BM rows of A_i and streams B_i through a pipeline of 32-row chunks: per
 // chunk a wait, a barrier and the copies' address arithmetic, and B_i is read again for every BM rows.
@@ -56,11 +58,13 @@ struct SlabGeom {
   }
 };
 
-// A job: all rows of matrix X (first row `row` of the batch, first column c0 of the stacked B, k and m
-// of X) and its nonzeros q0 .. q1 in CSR order; apos[q]: where nonzero q goes in the dense A tile.
+// A job: m rows of matrix X from its row r0 (first row `row` of the batch, first column c0 of the stacked
+// B, k of X, mx its rows: the column-major stride of C_i) and their nonzeros q0 .. q1 in CSR order; apos[q]:
+// where nonzero q goes in the dense A tile. All of X (r0 = 0, m = mx) where it fits beside a B tile, else
+// slices of rows, each staging the B tile again.
 struct alignas(16) SlabJob {
   int row, c0, k, m;
-  int q0, q1, pad0, pad1;
+  int q0, q1, r0, mx;
 };
 
 // Grid: jobs x column tiles (the tile fastest, so the blocks of one A_i run together). BN: columns of
@@ -98,7 +102,9 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
   const int j0 = ct * BN, wc = min(BN, nb - j0);
   const int kend = (k + Op::K - 1) / Op::K * Op::K;  // the k the products run over; B rows / A columns past k are zeros
   const T* Bi = B + int64_t(c0) * nb;
-  T* Ci = C + int64_t(job.row) * nb;  // C_i: m rows, in C's layout
+  T* Ci = C + int64_t(job.row) * nb;  // row-major: the job's first row of C
+  const int mx = job.mx;
+  T* const Cc = C + (int64_t(job.row) - job.r0) * nb + job.r0;  // column-major: C_i[j mx + r0 + r] = Cc[j mx + r]
   // 16-byte copies where every address of the B_i tile is a multiple of 16 bytes (cudaMalloc'd base).
   const bool vecB = row ? nb % V == 0 : (k % V == 0 && (int64_t(c0) * nb) % V == 0);
 
@@ -174,7 +180,7 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
   unsigned a_lane = 0, b_lane = 0;  // kPair: the lane's parts of its fragment addresses (TileMma16::a_lane)
   if constexpr (Op::kPair) a_lane = Op::a_lane(ap, lane), b_lane = Op::template b_lane<row>(bp, lane);
   const bool vecC2 = nb % 2 == 0;   // row-major f32 / f64: a lane's two columns are one aligned pair
-  const bool vecC = row ? nb % V == 0 : m % V == 0 && int64_t(job.row) * nb % V == 0;
+  const bool vecC = row ? nb % V == 0 : mx % V == 0 && (Cc - C) % V == 0;
   // Pair p is (strip p / G, group p % G); a warp's next pair is kSlabWarps on, its strip and group
   // stepped without a division.
   const int ds = kSlabWarps / G, dc = kSlabWarps % G;
@@ -266,7 +272,7 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
       const int c = cw + lane;
       if (c < wc) {
         const T* src = Ws + lane * SlabGeom<T>::wpitch;
-        T* dst = Ci + int64_t(j0 + c) * m + s * 16;
+        T* dst = Cc + int64_t(j0 + c) * mx + s * 16;
         const int rows = min(16, m - s * 16);
         if (vecC && rows == 16) {
           reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
@@ -300,9 +306,9 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
               if (c + 1 < wc) dst[1] = v1;
             }
           } else {
-            T* dst = Ci + int64_t(j0 + c) * m + r;
+            T* dst = Cc + int64_t(j0 + c) * mx + r;
             dst[0] = v0;
-            if (c + 1 < wc) dst[m] = v1;
+            if (c + 1 < wc) dst[mx] = v1;
           }
         }
       }
