@@ -124,6 +124,9 @@ function cases(inp, backend) {
     { op: 'spmm', name: 'mixed dims 16:200, nnz/row 1:16, column-major', args: ['--batch', '77', '--dim', '16:200', '--nnz-row', '1:16', '--nb', '5,64,130', '--layout', 'col', ...both, '--mode', 'kernel,graph', ...spmmT] },
     { op: 'spmm', name: 'dim 1000 (staged column blocks of B)', args: ['--batch', '3', '--dim', '1000', '--nnz-row', '40', '--nb', '8,100', ...both, ...spmmT] },
     { op: 'spmm', name: 'dim 1000, column-major', args: ['--batch', '3', '--dim', '1000', '--nnz-row', '40', '--nb', '8,100', '--layout', 'col', ...both, ...spmmT] },
+    // A_i too wide for one block: batched-slab's slices of rows (several slices a matrix, a short last one), every precision
+    { op: 'spmm', name: 'wide dense-ish A_i (slices of rows), every precision', args: ['--batch', '6', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,17,40,130', '--precision', 'f32,f64,f16,bf16', ...spmmT] },
+    { op: 'spmm', name: 'wide dense-ish A_i (slices of rows), every precision, column-major', args: ['--batch', '6', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,17,40,130', '--layout', 'col', '--precision', 'f32,f64,f16,bf16', ...spmmT] },
     // f16 / bf16 (16-bit A, B, C; f32 accumulation): 8-wide vectors where nB % 8 == 0, the scalar paths elsewhere
     { op: 'spmm', name: 'f16/bf16: dim 1, nnz/row 1, nB 1/17/33/1000', args: ['--batch', '7', '--dim', '1', '--nnz-row', '1', '--nb', '1,17,33,1000', ...half, ...spmmT] },
     { op: 'spmm', name: 'f16/bf16: files: empty rows, nnz-0 and 1×1 matrices, dense rows, all modes', args: ['--matrices', inp.batch, '--nb', '1,8,17,1000', ...half, ...allModes, ...spmmT] },

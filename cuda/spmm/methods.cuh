@@ -1032,12 +1032,22 @@ template <typename T>
 inline bool slab_fits(const HostBatch<T>& h, const DeviceInfo& dev) {
   return slab_geom(h, slab_cols_for(h, dev)).bytes + 512 <= dev.smem_optin;  // 512 bytes to spare below the opt-in limit
 }
-// Rows of a block: all of the largest A_i where slab_fits holds, else slices of R rows (a multiple of 16), the
-// most that leave two blocks an SM beside the B tile (one block where even 16 rows do not), 0 where 16 rows
-// and a 32-column tile exceed a block's shared memory. $SPB_SPMM_SLAB_ROWS (development sweeps only) forces R.
+// Rows of a block (R, a multiple of 16): all of the largest A_i where it and the B tile leave two blocks an
+// SM; else slices, each staging the B tile again: the most rows up to 64 that leave two blocks an SM (one
+// block an SM where two would leave fewer than 32 rows), halved while the blocks (slices x column tiles)
+// are fewer than half the SMs: fewer, taller slices re-read less of B, but a small batch needs the blocks
+// (measured: docs/spmm-notes.md "batched-slab: slices of rows"). 0 where 16 rows and a 32-column tile
+// exceed a block's shared memory. $SPB_SPMM_SLAB_ROWS (development sweeps only) forces R.
 struct SlabPlan {
   int bn = 32, rows = 0;
 };
+// Blocks of a plan: slices of every A_i x column tiles.
+template <typename T>
+inline int64_t slab_blocks(const HostBatch<T>& h, const SlabPlan& p) {
+  int64_t n = 0;
+  for (int i = 0; i < h.batch; ++i) n += ceil_div(h.m[i], p.rows);
+  return n * ceil_div(std::max(h.nb, 1), p.bn);
+}
 template <typename T>
 inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
   SlabPlan p;
@@ -1049,20 +1059,31 @@ inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
     p.rows = forced;
     return p;
   }
-  if (slab_fits(h, dev)) {
+  if (slab_geom(h, p.bn).bytes <= dev.budget_for(2)) {
     p.rows = whole;
     return p;
   }
-  for (const size_t budget : {dev.budget_for(2), dev.smem_optin - 512})
-    for (int bn = p.bn; bn >= 32; bn /= 2) {
-      int r = 0;
-      while (r + 16 < whole && slab_geom(h, bn, r + 16).bytes <= budget) r += 16;
-      if (r >= 32 || (r == 16 && bn == 32)) {
-        p.bn = bn, p.rows = r;
-        return p;
-      }
+  const size_t one = dev.smem_optin - 512;
+  auto most = [&](int bn, size_t budget) {
+    int r = 0;
+    while (r + 16 <= std::min(64, whole) && slab_geom(h, bn, r + 16).bytes <= budget) r += 16;
+    return r;
+  };
+  int r = 0;
+  for (; p.bn >= 32; p.bn /= 2) {  // slab_cols_for gives 32 here unless forced wider
+    r = most(p.bn, dev.budget_for(2));
+    if (r < 32) {
+      const int r1 = most(p.bn, one);
+      if (r1 >= 32 || r == 0) r = r1;
     }
-  p.rows = 0;
+    if (r > 0 || p.bn == 32) break;
+  }
+  if (r == 0) {
+    p.rows = 0;
+    return p;
+  }
+  while (r > 16 && 2 * slab_blocks(h, SlabPlan{p.bn, r}) < dev.sms) r = std::max(16, (r / 2 + 15) / 16 * 16);
+  p.rows = r;
   return p;
 }
 
@@ -1307,8 +1328,32 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     return {"batched-split", std::string(split_col ? "column-major, nb <= 8, rows of >= 12 on average, not f64, unless batched-tile's one-panel rule holds with rows x lanes past a quarter of the resident threads"
                                                    : "row-major, nb <= 8, rows of >= 16 on average, not f64, rows x lanes within the resident threads") +
                                  ": a row's nonzeros split over lanes, summed by shuffles" + why};
+  // batched-slab in slices (rule 2): A_i wider than one of batched-tile's panels (k > 128), density >= 1/4,
+  // nb > 8 (rule 1 first), slices of >= 32 rows (each slice stages the B tile again), and nb <= 16, or
+  // 16-bit with nb <= 64, or its blocks (slices x column tiles) within one wave. Measured (H100, graph mode;
+  // docs/spmm-notes.md "batched-slab: slices of rows", 71 cells of d192-d1024): nb 16, both layouts,
+  // 0.55-0.94x our best other kernel's time (batch 100 of d256, 128 a row: 17.1 against batched-mma's 22.8);
+  // past nb 16 it won where its grid was within a wave (batch 10 of d256, nb 64: 9.4 against 10.6) and
+  // lost by up to 1.6x past it (batch 20 of d384, nb 64: 25.9 against csr-flat's 16.1); slices of 16
+  // rows (d1024: B tiles of 1024 rows) took 2-9x.
+  if (tensor && h.max_k > kTilePanel && density >= 0.25 && h.nb > 8) {
+    const SlabPlan sp = slab_plan(h, dev);
+    if (sp.rows >= 32) {
+      const size_t bytes = slab_geom(h, sp.bn, sp.rows).bytes + 1024;
+      const int64_t per_sm = std::max<int64_t>(1, std::min<int64_t>(dev.max_threads_sm / kSlabThreads, int64_t(dev.smem_sm / bytes)));
+      const int64_t blocks = slab_blocks(h, sp), wave = per_sm * dev.sms;
+      if (h.nb <= 16 || (half && h.nb <= 64) || blocks <= wave) {
+        char w[160];
+        if (sp.rows >= (h.max_m + 15) / 16 * 16) std::snprintf(w, sizeof w, "whole A_i a block (%lld blocks, a wave %lld)", (long long)blocks, (long long)wave);
+        else std::snprintf(w, sizeof w, "%d-row slices (%lld blocks, a wave %lld)", sp.rows, (long long)blocks, (long long)wave);
+        return {"batched-slab", std::string("k > 128, density >= 1/4, nb > 8, slices of >= 32 rows, and ") +
+                                    (h.nb <= 16 ? "nb <= 16" : half && h.nb <= 64 ? "16-bit, nb <= 64" : "its blocks within one wave") + ", " + w +
+                                    ": slices of A_i dense times a B_i column tile, tensor cores" + why};
+      }
+    }
+  }
   const bool f64_wide = sizeof(T) == 8 && h.nb >= 128;
-  // 16-bit column-major rows of at most 4 nonzeros go to batched-col (rule 5) where batched-tile pads the A_i
+  // 16-bit column-major rows of at most 4 nonzeros go to batched-col (rule 6) where batched-tile pads the A_i
   // to >= 1.1x their m_i k_i (m or k not a multiple of its jobs / chunks). Measured (H100, docs/spmm-notes.md
   // "16-bit column-major short rows"): 0.41-0.84x tile's time in the 5 such cells of a check set (d100 4 a row
   // nb 96: 21.9 against 52.9 us) and at unseen-sweep's d80 (nb 32 / 192: 8.5 / 37.6 against 13.3 / 43.2);
@@ -1328,7 +1373,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   if (h.layout == Layout::Col && tensor && row_len >= 32)
     return {"batched-mma", "column-major, rows of >= 32 nonzeros on average: bitmap slabs of A x B_i on tensor cores" + why};
   if (h.layout == Layout::Col) return {"batched-col", "column-major, sparse rows: lanes on rows, A's row in registers or L1" + why};
-  // batched-slab (rule 6): where rule 7's batched-tile applies and tile pads the A_i to >= 1.1x the
+  // batched-slab (rule 7): where rule 8's batched-tile applies and tile pads the A_i to >= 1.1x the
   // products slab runs (tile: jobs of 32 or 64 rows, k in 32-row chunks; slab: 16-row strips, k to 16 or
   // 8; so m or k not a multiple of 32), or 16-bit with nb >= 64. Measured (H100, graph mode; docs/spmm-notes.md
   // "batched-slab"): unseen-sweep's such cells 0.61-0.90x tile's time (d80, 40 a row, nb 32: 11.1 against
@@ -1344,14 +1389,14 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     if (tile_work >= 1.1 * slab_work || (half && h.nb >= 64)) {
       char w[120];
       std::snprintf(w, sizeof w, "batched-tile pads the A_i to %.2fx batched-slab's products", slab_work > 0 ? tile_work / slab_work : 1.0);
-      return {"batched-slab", std::string("row-major where rule 7 holds, ") + (tile_work >= 1.1 * slab_work ? w : "16-bit, nb >= 64") +
+      return {"batched-slab", std::string("row-major where rule 8 holds, ") + (tile_work >= 1.1 * slab_work ? w : "16-bit, nb >= 64") +
                                   ": all of A_i times a B_i column tile at once, tensor cores" + why};
     }
   }
   if (tile_row)
     return {"batched-tile", std::string("row-major, k <= 128, m > 16, ") + (half ? "16-bit, density >= 1/4, nb >= 16" : "density >= 3/8, nb >= 32") +
                                 " or rows of >= 32: dense A_i tiles x B_i streamed once, tensor cores" + why};
-  // batched-slab (rule 8) below rule 7's density or nb for f32 / f64: density >= 1/4, rows of >= 16 on
+  // batched-slab (rule 9) below rule 8's density or nb for f32 / f64: density >= 1/4, rows of >= 16 on
   // average (f64: 8), nb >= 32 (f64: 16), two blocks an SM fit (A_i dense and the column tile), and at
   // least two blocks (matrix, column tile) an SM. Measured (H100, graph mode; docs/spmm-notes.md "planner:
   // rule 8"): spmm-wide batch 1000 of d64, 16 a row, nb 64 / 256: slab 18.9 / 62.4 against csr-flat's
@@ -1400,22 +1445,23 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 2's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads", "batched-split"},
-          {"2", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 5)", "batched-tile"},
-          {"3", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
-          {"4", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
-          {"5", "column-major B and C", "batched-col"},
-          {"6", "row-major where rule 7 holds, the largest A_i dense and a column tile of B_i (32, 64 or 128 columns, fewer while two blocks an SM do not fit) fit a block's shared memory, and either batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x the products batched-slab runs (16-row strips, k rounded to 16 or 8), or 16-bit with nb >= 64", "batched-slab"},
-          {"7", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
-          {"8", "k <= 128, m > 16, f32 or f64, density >= 1/4, >= 16 nonzeros a row on average (f64: 8), nb >= 32 (f64: 16), the largest A_i dense and a column tile of B_i fit two blocks an SM, and the batch's matrices x column tiles are at least twice the SMs, tensor cores (sm_80+)", "batched-slab"},
-          {"9", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
-          {"10", "nb <= 8, >= 16 nonzeros a row on average, not f64", "batched-split"},
-          {"11", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
-          {"12", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
-          {"13", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
-          {"14", "f64, k <= 128, A_i of >= 80 columns on average, >= 12 nonzeros a row on average, nb >= 128, B larger than L2, tensor cores (sm_80+)", "batched-tile"},
-          {"15", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
-          {"16", "otherwise", "batched-csr-flat"}};
+  return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads", "batched-split"},
+          {"2", "k > 128 (largest A_i), density >= 1/4, nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and nb <= 16, or 16-bit with nb <= 64, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+)", "batched-slab"},
+          {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 6)", "batched-tile"},
+          {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
+          {"5", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
+          {"6", "column-major B and C", "batched-col"},
+          {"7", "row-major where rule 8 holds, the largest A_i dense and a column tile of B_i (32, 64 or 128 columns, fewer while two blocks an SM do not fit) fit a block's shared memory, and either batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x the products batched-slab runs (16-row strips, k rounded to 16 or 8), or 16-bit with nb >= 64", "batched-slab"},
+          {"8", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
+          {"9", "k <= 128, m > 16, f32 or f64, density >= 1/4, >= 16 nonzeros a row on average (f64: 8), nb >= 32 (f64: 16), the largest A_i dense and a column tile of B_i fit two blocks an SM, and the batch's matrices x column tiles are at least twice the SMs, tensor cores (sm_80+)", "batched-slab"},
+          {"10", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
+          {"11", "nb <= 8, >= 16 nonzeros a row on average, not f64", "batched-split"},
+          {"12", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
+          {"13", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
+          {"14", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
+          {"15", "f64, k <= 128, A_i of >= 80 columns on average, >= 12 nonzeros a row on average, nb >= 128, B larger than L2, tensor cores (sm_80+)", "batched-tile"},
+          {"16", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
+          {"17", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>

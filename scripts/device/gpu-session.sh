@@ -22,6 +22,8 @@ mkdir -p /tmp/sbbin; printf '#!/bin/sh\nexec node %s/bin/spbench.js "$@"\n' "$PW
 step() { # step NAME CMD... : runs, logs to $R/NAME.log (with into=FILE set: appended to $R/FILE.log under a header
          # naming the step and its command), prints one status line
   local name=$1; shift
+  # STEPS (a regex): only the steps it names run, the build always (a session split over calls by its time limit)
+  if [ -n "${STEPS:-}" ] && [ "$name" != build ] && ! [[ $name =~ $STEPS ]]; then return 0; fi
   local t0=$SECONDS log="$R/$name.log"
   if [ -n "${into:-}" ]; then log="$R/$into.log"; printf '\n== %s (%s)\n' "$name" "$*" >>"$log"; fi
   timeout "${STEP_TIMEOUT:-540}" "$@" >>"$log" 2>&1; local rc=$?
@@ -40,6 +42,7 @@ tests_phase() {
   step doctor sb doctor
   # GPU_TEST_ARGS: a part of the GPU tests (e.g. "--only spgemm") where one call cannot hold them all
   # SKIP_GPU_TEST=1: the sanitizer steps alone, where the GPU tests of the same build already ran in an earlier call
+  # (STEPS, a regex of step names, picks any subset)
   [ -n "${SKIP_GPU_TEST:-}" ] || step gpu-test node scripts/gpu-test.mjs --log "$R/gpu-test-detail.log" ${GPU_TEST_ARGS:-}
   sb gen --batch 7 --dim 1:70 --nnz-row 0:5 --seed 3 -o /tmp/odd.spb >/dev/null 2>&1 || sb gen --batch 7 --dim 1:70 --nnz-row 1:5 --seed 3 -o /tmp/odd.spb
   sb gen stencil:dims=2,n=30,points=9 -o /tmp/st.spb >/dev/null
@@ -51,6 +54,7 @@ tests_phase() {
   sb gen --batch 40 --dim 40:150 --nnz-row 2:6 --seed 13 -o /tmp/mixc.spb >/dev/null  # short mixed rows: batched-col's staged B (mixed)
   sb gen --batch 12 --dim 72:128 --nnz-row 4:24 --seed 17 -o /tmp/f64w.spb >/dev/null  # f64 m > 64, k <= 128: batched-tile's 32-row DMMA jobs (nb >= 192), slab's m16n8k8
   sb gen --batch 3 --dim 150:260 --nnz-row 60:110 --seed 19 -o /tmp/long.spb >/dev/null  # 3 matrices, rows of 60-110: batched-split's 32 lanes a row
+  sb gen --batch 5 --dim 150:400 --nnz-row 40:150 --seed 23 -o /tmp/wide.spb >/dev/null  # A_i too wide for one block: batched-slab's slices of rows
   spmm=$(ls /tmp/spbench-cache/bin/spbench-spmm-cuda-* | head -1); spgemm=$(ls /tmp/spbench-cache/bin/spbench-spgemm-cuda-* | head -1)
   into=sanitizers step san-spmm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods all --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f64 --methods all --warmup 0 --samples 1
@@ -75,6 +79,10 @@ tests_phase() {
   # batched-split's 32 lanes a row (rows of >= 64, few matrices), both layouts
   into=sanitizers step san-spmm-split32-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 5,8 --precision f32 --layout col --methods batched-split,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-split32-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 3,8 --precision bf16 --methods batched-split,auto --mode kernel --warmup 0 --samples 1
+  # batched-slab's slices of rows: as planned (wide A_i) and forced to 32 rows (short last slices of d40-d150)
+  into=sanitizers step san-spmm-slices-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 9,40,130 --precision f32 --layout col --methods batched-slab,auto --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slices-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 17,70 --precision f16 --methods batched-slab,auto --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slices32-memcheck env SPB_SPMM_SLAB_ROWS=32 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70 --precision f64 --methods batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile64-row-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 24,64 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-memcheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f64 --methods hash-opt --warmup 0 --samples 1
