@@ -1040,6 +1040,7 @@ inline bool slab_fits(const HostBatch<T>& h, const DeviceInfo& dev) {
 // exceed a block's shared memory. $SPB_SPMM_SLAB_ROWS (development sweeps only) forces R.
 struct SlabPlan {
   int bn = 32, rows = 0;
+  bool sliced = false;  // rows fewer than the largest A_i's (rounded to 16-row strips)
 };
 // Blocks of a plan: slices of every A_i x column tiles.
 template <typename T>
@@ -1056,7 +1057,7 @@ inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
   int forced = 0;
   if (const char* e = std::getenv("SPB_SPMM_SLAB_ROWS")) forced = std::atoi(e) / 16 * 16;
   if (forced > 0 && forced < whole && slab_geom(h, p.bn, forced).bytes + 512 <= dev.smem_optin) {
-    p.rows = forced;
+    p.rows = forced, p.sliced = true;
     return p;
   }
   if (slab_geom(h, p.bn).bytes <= dev.budget_for(2)) {
@@ -1083,7 +1084,7 @@ inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
     return p;
   }
   while (r > 16 && 2 * slab_blocks(h, SlabPlan{p.bn, r}) < dev.sms) r = std::max(16, (r / 2 + 15) / 16 * 16);
-  p.rows = r;
+  p.rows = r, p.sliced = r < whole;
   return p;
 }
 
@@ -1137,7 +1138,7 @@ class Slab : public KernelMethod<T> {
     grid_ = h.nb > 0 ? int64_t(njobs) * nct_ : 0;
     if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-slab: more blocks than one grid holds");
     this->info_n["tile_cols"] = bn_;
-    this->info_n["slice_rows"] = rows_ < (std::max(h.max_m, 1) + 15) / 16 * 16 ? rows_ : 0;  // 0: whole A_i a block
+    this->info_n["slice_rows"] = sp.sliced ? rows_ : 0;  // 0: whole A_i a block
     this->info_n["jobs"] = njobs;
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
@@ -1346,7 +1347,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
       const int64_t blocks = slab_blocks(h, sp), wave = per_sm * dev.sms;
       if ((per_sm >= 2 && (h.nb <= 16 || (half && h.nb <= 64))) || blocks <= wave) {
         char w[160];
-        if (sp.rows >= (h.max_m + 15) / 16 * 16) std::snprintf(w, sizeof w, "whole A_i a block (%lld blocks, a wave %lld)", (long long)blocks, (long long)wave);
+        if (!sp.sliced) std::snprintf(w, sizeof w, "whole A_i a block (%lld blocks, a wave %lld)", (long long)blocks, (long long)wave);
         else std::snprintf(w, sizeof w, "%d-row slices (%lld blocks, a wave %lld)", sp.rows, (long long)blocks, (long long)wave);
         return {"batched-slab", std::string("k > 128, density >= 1/4, nb > 8, slices of >= 32 rows, and ") +
                                     (blocks <= wave ? "its blocks within one wave" : h.nb <= 16 ? "nb <= 16 at two blocks an SM" : "16-bit, nb <= 64 at two blocks an SM") + ", " + w +
