@@ -127,6 +127,9 @@ function cases(inp, backend) {
     // A_i too wide for one block: batched-slab's slices of rows (several slices a matrix, a short last one), every precision
     { op: 'spmm', name: 'wide dense-ish A_i (slices of rows), every precision', args: ['--batch', '6', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,17,40,130', '--precision', 'f32,f64,f16,bf16', ...spmmT] },
     { op: 'spmm', name: 'wide dense-ish A_i (slices of rows), every precision, column-major', args: ['--batch', '6', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,17,40,130', '--layout', 'col', '--precision', 'f32,f64,f16,bf16', ...spmmT] },
+    // batched-tile's split k forced to 3 (uneven splits, the last shorter; partial sums added by the last block to arrive)
+    { op: 'spmm', name: 'wide dense-ish A_i, batched-tile k split in 3, every precision', env: { SPB_SPMM_TILE_SPLIT: '3' }, args: ['--batch', '4', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,40,130', '--precision', 'f32,f64,f16,bf16', ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    { op: 'spmm', name: 'wide dense-ish A_i, batched-tile k split in 3, every precision, column-major', env: { SPB_SPMM_TILE_SPLIT: '3' }, args: ['--batch', '4', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,40,130', '--layout', 'col', '--precision', 'f32,f64,f16,bf16', ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
     // f16 / bf16 (16-bit A, B, C; f32 accumulation): 8-wide vectors where nB % 8 == 0, the scalar paths elsewhere
     { op: 'spmm', name: 'f16/bf16: dim 1, nnz/row 1, nB 1/17/33/1000', args: ['--batch', '7', '--dim', '1', '--nnz-row', '1', '--nb', '1,17,33,1000', ...half, ...spmmT] },
     { op: 'spmm', name: 'f16/bf16: files: empty rows, nnz-0 and 1×1 matrices, dense rows, all modes', args: ['--matrices', inp.batch, '--nb', '1,8,17,1000', ...half, ...allModes, ...spmmT] },
