@@ -46,7 +46,7 @@ def main(argv):
             if not o or not o['ratio'] or not v['ratio']:
                 continue
             if abs(math.log(v['ratio'] / o['ratio'])) > 0.05 or o['choice'] != v['choice']:
-                print(f"{k[:64]:64} {o['ratio']:.2f} -> {v['ratio']:.2f}  {o['ours']} {o['ours_us']:.1f} -> {v['ours']} {v['ours_us']:.1f}  auto {o['choice']} -> {v['choice']}")
+                print(f"{k[:64]:64} {o['ratio']:.2f} -> {v['ratio']:.2f}  {o['ours']} {o['ours_us']:.1f} -> {v['ours']} {v['ours_us']:.1f}  peer {o['peer']} {o['peer_us']:.1f} -> {v['peer']} {v['peer_us']:.1f}  auto {o['choice']} -> {v['choice']}")
         print('old:', totals(old))
         print('new:', totals(new))
         return
