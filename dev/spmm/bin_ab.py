@@ -9,10 +9,14 @@ with open(sys.argv[2], "w") as out:
     for label, inp, nb, prec, layout in spec["cells"]:
         row = [label]
         for exe, env in variants:
-            r = subprocess.run([f".dev/bin/{exe}", "spmm", "--input", f"/tmp/{inp}.spb", "--nb", str(nb), "--precision", prec, "--layout", layout,
-                                "--methods", os.environ.get("M", "batched-tile"), "--mode", "graph", "--samples", "10"],
-                               capture_output=True, text=True, env=dict(os.environ, **env), timeout=300)
-            res = [j for j in (json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")) if j.get("type") == "result" and j.get("status") == "ok"]
             tag = exe + ("+" + ",".join(f"{k}={v}" for k, v in env.items()) if env else "")
+            try:  # a run takes seconds; one that hangs costs AB_TIMEOUT, is marked and the sweep goes on
+                r = subprocess.run([f".dev/bin/{exe}", "spmm", "--input", f"/tmp/{inp}.spb", "--nb", str(nb), "--precision", prec, "--layout", layout,
+                                    "--methods", os.environ.get("M", "batched-tile"), "--mode", "graph", "--samples", "10"],
+                                   capture_output=True, text=True, env=dict(os.environ, **env), timeout=int(os.environ.get("AB_TIMEOUT", "90")))
+            except subprocess.TimeoutExpired:
+                row.append(f"{tag}=TIMEOUT")
+                continue
+            res = [j for j in (json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")) if j.get("type") == "result" and j.get("status") == "ok"]
             row.append(f"{tag}=" + (" ".join(f"{j['method'] + ':' if named else ''}{statistics.median(j['samples_ms']) * 1000:.1f}{'' if j['verify'].get('passed') else '!'}" for j in res) or "ERR"))
         print(" ".join(row), file=out, flush=True)

@@ -3,7 +3,7 @@
 # dev/spmm/bin_build.sh (no device build). Phases:
 #   ab      every cell of $CELLS (default dev/spmm/bin_cells.json) on every variant of $VARIANTS, a JSON list of
 #           [binary name, {env}] (e.g. '[["base",{}],["new",{"SPB_SPMM_TILE":"2"}]]'), $M (default batched-tile),
-#           graph mode, median of 10 samples ("!" after a figure: not verified)
+#           graph mode, median of 10 samples ("!" after a figure: not verified; TIMEOUT: a run past $AB_TIMEOUT s, default 90)
 #   verify  $EXE (a binary name) on odd, dense-ish, wide (k up to 400), uniform d64 and short-row mixed batches, nB 1-256, $PRECS x $LAYOUTS
 #   prof    ncu --set full, source counters with SASS, for $NCU ("batch:dim:nnzrow:nb:precision:layout:method:kernel-regex ...") on $EXE
 set -u

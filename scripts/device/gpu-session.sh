@@ -87,6 +87,10 @@ tests_phase() {
   into=sanitizers step san-spmm-tilesplit-memcheck env SPB_SPMM_TILE_SPLIT=3 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 9,70 --precision f32 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tilesplit-racecheck env SPB_SPMM_TILE_SPLIT=3 compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 17,70 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile64-row-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 24,64 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
+  # synccheck: every thread of a warp meets each barrier at the same __syncthreads (bar.sync is .aligned; a warp
+  # split between two hung batched-col's two-buffer branch on the H100, 2026-11-27; check:emu stops on it too)
+  into=sanitizers step san-spmm-synccheck compute-sanitizer --tool synccheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,70 --precision f32 --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-col-synccheck compute-sanitizer --tool synccheck --error-exitcode 9 "$spmm" spmm --input /tmp/mixc.spb --nb 17,256 --precision f32 --layout col --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-memcheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f64 --methods hash-opt --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-racecheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f32 --methods hash-opt --warmup 0 --samples 1
