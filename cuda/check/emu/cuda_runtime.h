@@ -40,15 +40,15 @@ inline dim3 blockDim, gridDim;
 // must reach at the same instruction (threads of one warp at two different __syncthreads can hang the block,
 // as a staged kernel's idle rows once did on the H100), so the scheduler stops on a warp split between two.
 namespace spb {
-struct EmuSite { const char* file = nullptr; int line = 0; };
+struct EmuSite { const char* file = nullptr; int line = 0, id = 0; };  // id: __COUNTER__, one a __syncthreads in the source
 inline EmuSite emu_site[1024];
 }
-inline void emu_syncthreads(const char* file, int line) {
+inline void emu_syncthreads(const char* file, int line, int id) {
   if (!spb::fiber::cur) { std::fprintf(stderr, "emu: __syncthreads in a launch not marked threaded\n"); std::abort(); }
-  spb::emu_site[threadIdx.x] = {file, line};
+  spb::emu_site[threadIdx.x] = {file, line, id};
   spb::fiber::yield();
 }
-#define __syncthreads() emu_syncthreads(__FILE__, __LINE__)
+#define __syncthreads() emu_syncthreads(__FILE__, __LINE__, __COUNTER__)
 template <class T> inline T __ldg(const T* p) { return *p; }
 // A warp shuffle: every thread of the block writes its value, meets the others at the block's barrier and
 // reads its partner's (the kernels that shuffle keep every thread of a block in step, so the block barrier
@@ -111,16 +111,17 @@ inline void emu_launch(dim3 grid, dim3 block, bool threaded, const std::function
           std::fprintf(stderr, "emu: block (%u,%u): %u of %u threads returned while the others wait at __syncthreads\n", bx, by, returned, live);
           std::abort();
         }
-        for (unsigned t = 0; t < block.x; ++t) {  // the waiting threads of each warp: one __syncthreads
-          const unsigned w0 = t & ~31u;
-          if (done[t] || t == w0) continue;
-          unsigned f = w0;
-          while (f < t && done[f]) ++f;
-          const spb::EmuSite &a = spb::emu_site[f], &b = spb::emu_site[t];
-          if (f < t && (a.line != b.line || std::strcmp(a.file, b.file) != 0)) {
-            std::fprintf(stderr, "emu: block (%u,%u), warp %u: thread %u waits at the __syncthreads of %s:%d, thread %u at %s:%d (a warp split between two barriers)\n",
-                         bx, by, w0 / 32, f, a.file, a.line, t, b.file, b.line);
-            std::abort();
+        for (unsigned w0 = 0; w0 < block.x; w0 += 32) {  // the waiting threads of each warp: one __syncthreads
+          int f = -1;
+          for (unsigned t = w0; t < std::min(block.x, w0 + 32); ++t) {
+            if (done[t]) continue;
+            if (f < 0) { f = int(t); continue; }
+            const spb::EmuSite &a = spb::emu_site[f], &b = spb::emu_site[t];
+            if (a.id != b.id) {
+              std::fprintf(stderr, "emu: block (%u,%u), warp %u: thread %d waits at the __syncthreads of %s:%d, thread %u at %s:%d (a warp split between two barriers)\n",
+                           bx, by, w0 / 32, f, a.file, a.line, t, b.file, b.line);
+              std::abort();
+            }
           }
         }
         live -= returned;

@@ -90,6 +90,8 @@ struct EmuBlock {
   std::vector<unsigned> w_live, w_arrived;  // the same a warp
   std::vector<unsigned char> state;         // kEmu* a thread
   std::vector<std::array<uint64_t, 32>> slots;
+  struct Site { const char* file; int line, id; };  // id: __COUNTER__, one a __syncthreads in the source
+  std::vector<Site> site;                            // the __syncthreads a thread waits at
   int flag = 0;
   unsigned bx = 0, by = 0;
 };
@@ -108,6 +110,17 @@ inline void emu_open_block(EmuBlock& b) {
     std::fprintf(stderr, "emu: block (%u,%u): %u of %u threads returned while the others wait at __syncthreads\n", b.bx, b.by, b.n - b.live, b.n);
     std::abort();
   }
+  // Every thread of a warp at the same __syncthreads: the GPU's is bar.sync .aligned, and a warp split between two
+  // can hang the block (the SpMM emulation's cuda_runtime.h checks the same).
+  for (unsigned t = 0; t < b.n; ++t) {
+    const auto &a = b.site[t & ~31u], &c = b.site[t];
+    if (a.id != c.id) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "emu: block (%u,%u), warp %u: thread %u waits at the __syncthreads of %s:%d, thread %u at %s:%d (a warp split between two barriers)\n",
+                   b.bx, b.by, t / 32, t & ~31u, a.file, a.line, t, c.file, c.line);
+      std::abort();
+    }
+  }
   b.arrived = 0;
   emu_open(b, kEmuAtBlock, 0, b.n);
 }
@@ -115,12 +128,14 @@ inline void emu_open_warp(EmuBlock& b, unsigned w) {
   b.w_arrived[w] = 0;
   emu_open(b, kEmuAtWarp, 32 * w, std::min(b.n, 32 * w + 32));
 }
-inline void __syncthreads() {
+inline void emu_syncthreads(const char* file, int line, int id) {
   EmuBlock& b = *emu_block;
+  b.site[threadIdx.x] = {file, line, id};
   if (++b.arrived == b.live) { emu_open_block(b); return; }
   b.state[threadIdx.x] = kEmuAtBlock;
   spb::fiber::yield();
 }
+#define __syncthreads() emu_syncthreads(__FILE__, __LINE__, __COUNTER__)
 inline void emu_warp_barrier() {
   EmuBlock& b = *emu_block;
   const unsigned w = threadIdx.x / 32;
@@ -202,7 +217,7 @@ inline void emu_launch(dim3 grid, dim3 block, const std::function<void()>& body)
   if ((unsigned long long)grid.x * grid.y == 0 || n == 0) return;
   EmuBlock b;
   b.n = n;
-  b.w_live.resize(nw); b.w_arrived.resize(nw); b.state.resize(n); b.slots.resize(nw);
+  b.w_live.resize(nw); b.w_arrived.resize(nw); b.state.resize(n); b.slots.resize(nw); b.site.resize(n);
   std::vector<f::Ctx> ctx(n);
   f::body = &body;
   emu_block = &b;
