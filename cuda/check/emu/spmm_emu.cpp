@@ -102,19 +102,24 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
       if (K) ell(K, ec, ev);
       // B staged in shared memory: 1 (uniform batches, the matrix from the row) and 2 (any batch, the
       // block's matrices looked up; run on the uniform ones too)
-      for (int stage : {0, 1, 2}) {
-        if (stage == 1 && !b.uniform) continue;
-        const bool uni = b.uniform && stage != 2;  // um, uk passed: the uniform path
-        std::fill(C.begin(), C.end(), T(NAN));
-        emu_launch(dim3((rows + 255) / 256, gy), dim3(256), stage > 0, [&] {
-          auto kern = stage == 1 ? col_kernel<T, K, JC, 1> : stage == 2 ? col_kernel<T, K, JC, 2> : col_kernel<T, K, JC, 0>;
-          kern(rmat.data(), desc.data(), b.rp.data(), K ? ec.data() : b.ci.data(), K ? ev.data() : val.data(), B.data(), C.data(), nb, rows,
-               uni ? b.m[0] : 0, uni ? b.k[0] : 0, uni ? b.k[0] * JC : 0, uni ? b.k[0] * (nb % JC) : 0);
-        });
-        char w[64]; std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d%s", K, JC, gy, stage == 1 ? " staged" : stage == 2 ? " staged (mixed)" : "");
-        check(w);
-        ++ncfg;
-      }
+      for (int stage : {0, 1, 2})
+        for (int two : {0, 1}) {  // staged: one buffer, or two (the next chunk copied while this one is computed)
+          if ((stage == 1 && !b.uniform) || (two && !stage)) continue;
+          const bool uni = b.uniform && stage != 2;  // um, uk passed: the uniform path
+          int ksum = 0;
+          for (int kk : b.k) ksum += kk;
+          const int buf = two ? ksum * JC : 0;  // every matrix's chunk: at least a block's
+          if (2 * size_t(buf) * sizeof(T) > sizeof emu_smem) continue;
+          std::fill(C.begin(), C.end(), T(NAN));
+          emu_launch(dim3((rows + 255) / 256, gy), dim3(256), stage > 0, [&] {
+            auto kern = stage == 1 ? col_kernel<T, K, JC, 1> : stage == 2 ? col_kernel<T, K, JC, 2> : col_kernel<T, K, JC, 0>;
+            kern(rmat.data(), desc.data(), b.rp.data(), K ? ec.data() : b.ci.data(), K ? ev.data() : val.data(), B.data(), C.data(), nb, rows,
+                 uni ? b.m[0] : 0, uni ? b.k[0] : 0, uni ? b.k[0] * JC : 0, uni ? b.k[0] * (nb % JC) : 0, buf);
+          });
+          char w[80]; std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d%s%s", K, JC, gy, stage == 1 ? " staged" : stage == 2 ? " staged (mixed)" : "", two ? ", two buffers" : "");
+          check(w);
+          ++ncfg;
+        }
     };
     for (int gy : {1, 3, 64}) {
       go(std::integral_constant<int, 0>(), std::integral_constant<int, 1>(), gy);
