@@ -35,11 +35,20 @@ inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 struct dim3 { unsigned x = 1, y = 1, z = 1; dim3() = default; dim3(unsigned a, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
 inline dim3 threadIdx, blockIdx;  // one OS thread runs every fiber: the scheduler sets threadIdx before each resume
 inline dim3 blockDim, gridDim;
-// A barrier: the fiber yields; the scheduler resumes it once every thread of the block has arrived.
-inline void __syncthreads() {
+// A barrier: the fiber yields; the scheduler resumes it once every thread of the block has arrived. Each
+// thread records which __syncthreads it waits at: the GPU's is bar.sync .aligned, which every thread of a warp
+// must reach at the same instruction (threads of one warp at two different __syncthreads can hang the block,
+// as a staged kernel's idle rows once did on the H100), so the scheduler stops on a warp split between two.
+namespace spb {
+struct EmuSite { const char* file = nullptr; int line = 0; };
+inline EmuSite emu_site[1024];
+}
+inline void emu_syncthreads(const char* file, int line) {
   if (!spb::fiber::cur) { std::fprintf(stderr, "emu: __syncthreads in a launch not marked threaded\n"); std::abort(); }
+  spb::emu_site[threadIdx.x] = {file, line};
   spb::fiber::yield();
 }
+#define __syncthreads() emu_syncthreads(__FILE__, __LINE__)
 template <class T> inline T __ldg(const T* p) { return *p; }
 // A warp shuffle: every thread of the block writes its value, meets the others at the block's barrier and
 // reads its partner's (the kernels that shuffle keep every thread of a block in step, so the block barrier
@@ -101,6 +110,18 @@ inline void emu_launch(dim3 grid, dim3 block, bool threaded, const std::function
         if (returned && returned != live) {
           std::fprintf(stderr, "emu: block (%u,%u): %u of %u threads returned while the others wait at __syncthreads\n", bx, by, returned, live);
           std::abort();
+        }
+        for (unsigned t = 0; t < block.x; ++t) {  // the waiting threads of each warp: one __syncthreads
+          const unsigned w0 = t & ~31u;
+          if (done[t] || t == w0) continue;
+          unsigned f = w0;
+          while (f < t && done[f]) ++f;
+          const spb::EmuSite &a = spb::emu_site[f], &b = spb::emu_site[t];
+          if (f < t && (a.line != b.line || std::strcmp(a.file, b.file) != 0)) {
+            std::fprintf(stderr, "emu: block (%u,%u), warp %u: thread %u waits at the __syncthreads of %s:%d, thread %u at %s:%d (a warp split between two barriers)\n",
+                         bx, by, w0 / 32, f, a.file, a.line, t, b.file, b.line);
+            std::abort();
+          }
         }
         live -= returned;
       }
