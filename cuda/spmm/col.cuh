@@ -140,37 +140,34 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
         cp_async_wait<0>();
         __syncthreads();
       }
-      if (!live) {
-        if (buf > 0) {
-          __syncthreads();
-          cur ^= 1;
+    }
+    // STAGE: the last block's idle rows skip the products but meet every barrier at the same __syncthreads
+    // as the rows beside them (bar.sync is .aligned: a warp split between two barriers hung on the H100).
+    if (live) {
+      A acc[JC];
+#pragma unroll
+      for (int h = 0; h < JC; ++h) acc[h] = A(0);
+      if (K > 0) {
+#pragma unroll
+        for (int s = 0; s < KS; ++s) {
+          if (c[s] < 0) continue;
+#pragma unroll
+          for (int h = 0; h < JC; ++h)
+            if (JC == 1 || j0 + h < nb) acc[h] += a[s] * bval(j0, h, c[s]);
         }
-        continue;
+      } else {
+        for (int q = p0; q < p1; ++q) {
+          const int cq = __ldg(cols + q);
+          const A aq = widen(__ldg(vals + q));
+#pragma unroll
+          for (int h = 0; h < JC; ++h)
+            if (JC == 1 || j0 + h < nb) acc[h] += aq * bval(j0, h, cq);
+        }
       }
+#pragma unroll
+      for (int h = 0; h < JC; ++h)
+        if (JC == 1 || j0 + h < nb) Ci[int64_t(j0 + h) * d.y] = narrow<T>(acc[h]);
     }
-    A acc[JC];
-#pragma unroll
-    for (int h = 0; h < JC; ++h) acc[h] = A(0);
-    if (K > 0) {
-#pragma unroll
-      for (int s = 0; s < KS; ++s) {
-        if (c[s] < 0) continue;
-#pragma unroll
-        for (int h = 0; h < JC; ++h)
-          if (JC == 1 || j0 + h < nb) acc[h] += a[s] * bval(j0, h, c[s]);
-      }
-    } else {
-      for (int q = p0; q < p1; ++q) {
-        const int cq = __ldg(cols + q);
-        const A aq = widen(__ldg(vals + q));
-#pragma unroll
-        for (int h = 0; h < JC; ++h)
-          if (JC == 1 || j0 + h < nb) acc[h] += aq * bval(j0, h, cq);
-      }
-    }
-#pragma unroll
-    for (int h = 0; h < JC; ++h)
-      if (JC == 1 || j0 + h < nb) Ci[int64_t(j0 + h) * d.y] = narrow<T>(acc[h]);
     if (STAGE && buf > 0) {  // everyone is done with this buffer: the chunk after next goes there
       __syncthreads();
       cur ^= 1;

@@ -487,11 +487,14 @@ class ColMajor : public KernelMethod<T> {
     const bool mixed_ok = sizeof(T) >= 4 && h.batch > 0 && rows >= 48ll * h.batch;
     stage_ = fits && (st ? std::string(st) == "1" : k_ > 0 && nnz >= 2 * rows && (um > 0 || mixed_ok)) ? (um > 0 ? 1 : 2) : 0;
     smem_ = stage_ ? bytes : 0;
-    // Two buffers where a block takes two or more chunks of columns and both fit 48 KB (col_kernel's buf);
-    // $SPB_SPMM_COL_DB=0 (development A/B only) keeps one.
+    // Two buffers where a block takes two or more chunks of columns, both fit 48 KB and values are 4 or 8
+    // bytes (col_kernel's buf): H100, uniform batch 1000 of d64, nB 256: f32 8 a row 80.2 -> 77.0 us, f64 3 a
+    // row 106.0 -> 100.4; f16 3 a row 36.9 -> 38.8 (d80 nB 192: 38.3 -> 38.8), so not for 16-bit values.
+    // $SPB_SPMM_COL_DB=0 / 1 (development A/B only) keeps one / uses two wherever they fit.
     const char* db = std::getenv("SPB_SPMM_COL_DB");
     const int chunks = ceil_div(ceil_div(std::max(h.nb, 1), jc_), gy_);
-    buf_ = stage_ && chunks >= 2 && 2 * bytes <= 48 * 1024 && !(db && std::string(db) == "0") ? int(bytes / sizeof(T)) : 0;
+    const bool two = db ? std::string(db) == "1" : sizeof(T) >= 4;
+    buf_ = stage_ && chunks >= 2 && 2 * bytes <= 48 * 1024 && two ? int(bytes / sizeof(T)) : 0;
     if (buf_) smem_ = 2 * bytes;
     this->info_s["path"] = std::string(k_ ? "ell" : "csr") + (um ? ", uniform (no matrix lookup)" : "") +
                            (stage_ ? buf_ ? ", B staged in shared memory (two buffers)" : ", B staged in shared memory" : "");
