@@ -21,14 +21,17 @@ namespace spb {
 // two); then B comes from shared memory. Matrix t's values sit at (col_off_t - col_off of the block's
 // first matrix) * JC. col_stage_bytes: the uniform batches' shared memory (mixed: the host's widest
 // block, col_stage_span).
+// DB (a block with two or more chunks of columns): two buffers of buf values each; the next chunk's
+// copy is issued before the current one is computed, so that its latency hides behind the products and
+// the stores instead of opening every chunk (one wait a chunk either way).
 __host__ __device__ inline int col_stage_mats(int um) { return 255 / um + 2; }  // matrices a 256-row block can touch
 template <typename T>
 inline size_t col_stage_bytes(int um, int uk, int jc) { return size_t(col_stage_mats(um)) * uk * jc * sizeof(T); }
 
-template <typename T, int K, int JC, int STAGE = 0>
+template <typename T, int K, int JC, int STAGE = 0, bool DB = false>
 __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, const int4* __restrict__ desc, const int* __restrict__ rp,
                                                   const int* __restrict__ cols, const T* __restrict__ vals, const T* __restrict__ B, T* __restrict__ C,
-                                                  int nb, int total_rows, FastDiv um, int uk, FastDiv seg_full, FastDiv seg_last) {
+                                                  int nb, int total_rows, FastDiv um, int uk, FastDiv seg_full, FastDiv seg_last, int buf) {
   const int row = blockIdx.x * blockDim.x + threadIdx.x;
   if (!STAGE && row >= total_rows) return;
   const bool live = row < total_rows;  // STAGE: every thread copies and meets the barriers
@@ -50,7 +53,8 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
   const int mfirst = STAGE == 1 ? um.q(rfirst) : STAGE == 2 ? __ldg(rmat + rfirst) : 0;
   const int mlast = STAGE == 2 ? __ldg(rmat + rlast) : 0;
   const int z0 = STAGE == 1 ? mfirst * uk : STAGE == 2 ? __ldg(&desc[mfirst].z) : 0;
-  const T* Bl = Bs + (STAGE ? (d.z - z0) * JC : 0);  // this row's matrix in shared memory
+  const int boff = STAGE ? (d.z - z0) * JC : 0;  // this row's matrix within a buffer
+  const T* Bl = Bs + boff;
   // STAGE: columns j0 .. j0 + JC of the block's matrices; 16-byte copies where uk values are whole 16 bytes.
   // A thread's copies: element e is matrix e / seg, offset e % seg, seg = uk * (the chunk's columns), by a
   // multiply-shift made on the host: seg_full's in whole chunks, seg_last's in a last, narrower one. (A
@@ -60,7 +64,7 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
   // (their offsets follow no common alignment). The block's threads stride over the matrices' values as
   // one run (e: this thread's next value, counted from the current matrix's first), so that small
   // matrices do not leave most threads idle.
-  auto stage_mixed = [&](int j0) {
+  auto stage_mixed = [&](int j0, T* Bd) {
     const int jw = min(JC, nb - j0);
     int e = threadIdx.x;
     for (int t = mfirst; t <= mlast; ++t) {
@@ -68,16 +72,16 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
       const int n = dt.w * jw;
       if (e < n) {
         const T* src = B + int64_t(dt.z) * nb + int64_t(j0) * dt.w;
-        T* dst = Bs + (dt.z - z0) * JC;
+        T* dst = Bd + (dt.z - z0) * JC;
         for (; e < n; e += blockDim.x) cp_async_value(dst + e, src + e);
       }
       e -= n;
     }
     cp_async_commit();
   };
-  auto stage = [&](int j0) {
+  auto stage = [&](int j0, T* Bd) {
     if constexpr (STAGE == 2) {
-      stage_mixed(j0);
+      stage_mixed(j0, Bd);
       return;
     }
     const int last = um.q(rlast);
@@ -91,17 +95,17 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
       constexpr int V = 16 / sizeof(T);
       for (int e = threadIdx.x * V; e < n; e += blockDim.x * V) {
         const int t = mat_of(e), x = e - t * seg;
-        cp_async16(Bs + t * uk * JC + x, src + int64_t(t) * uk * nb + x);
+        cp_async16(Bd + t * uk * JC + x, src + int64_t(t) * uk * nb + x);
       }
     } else {
       for (int e = threadIdx.x; e < n; e += blockDim.x) {
         const int t = mat_of(e), x = e - t * seg;
-        Bs[t * uk * JC + x] = __ldg(src + int64_t(t) * uk * nb + x);
+        Bd[t * uk * JC + x] = __ldg(src + int64_t(t) * uk * nb + x);
       }
     }
     cp_async_commit();
   };
-  if (STAGE) stage(blockIdx.y * JC);
+  if (STAGE) stage(blockIdx.y * JC, Bs);
   if (live) {
     if (K > 0) {
 #pragma unroll
@@ -113,39 +117,61 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
   }
   // B_i[c, j0 + h]: from shared memory (STAGE) or through L1
   auto bval = [&](int j0, int h, int cc) { return STAGE ? widen(Bl[h * d.w + cc]) : widen(__ldg(Bi + int64_t(j0 + h) * d.w + cc)); };
+  int cur = 0;  // DB: the buffer this chunk is in
   for (int j0 = blockIdx.y * JC; j0 < nb; j0 += gridDim.y * JC) {
     if (STAGE) {
-      if (j0 != int(blockIdx.y * JC)) {  // the next columns, once everyone is done with the last
+      if (DB && buf > 0) {
+        // The next chunk into the other buffer (everyone finished with it at the last chunk's end), then
+        // wait for this one only.
+        const int jn = j0 + gridDim.y * JC;
+        if (jn < nb) {
+          stage(jn, Bs + (cur ^ 1) * buf);
+          cp_async_wait<1>();
+        } else {
+          cp_async_wait<0>();
+        }
         __syncthreads();
-        stage(j0);
+        Bl = Bs + cur * buf + boff;
+      } else {
+        if (j0 != int(blockIdx.y * JC)) {  // the next columns, once everyone is done with the last
+          __syncthreads();
+          stage(j0, Bs);
+        }
+        cp_async_wait<0>();
+        __syncthreads();
       }
-      cp_async_wait<0>();
+    }
+    // STAGE: the last block's idle rows skip the products but meet every barrier at the same __syncthreads
+    // as the rows beside them (bar.sync is .aligned: a warp split between two barriers hung on the H100).
+    if (live) {
+      A acc[JC];
+#pragma unroll
+      for (int h = 0; h < JC; ++h) acc[h] = A(0);
+      if (K > 0) {
+#pragma unroll
+        for (int s = 0; s < KS; ++s) {
+          if (c[s] < 0) continue;
+#pragma unroll
+          for (int h = 0; h < JC; ++h)
+            if (JC == 1 || j0 + h < nb) acc[h] += a[s] * bval(j0, h, c[s]);
+        }
+      } else {
+        for (int q = p0; q < p1; ++q) {
+          const int cq = __ldg(cols + q);
+          const A aq = widen(__ldg(vals + q));
+#pragma unroll
+          for (int h = 0; h < JC; ++h)
+            if (JC == 1 || j0 + h < nb) acc[h] += aq * bval(j0, h, cq);
+        }
+      }
+#pragma unroll
+      for (int h = 0; h < JC; ++h)
+        if (JC == 1 || j0 + h < nb) Ci[int64_t(j0 + h) * d.y] = narrow<T>(acc[h]);
+    }
+    if (STAGE && DB && buf > 0) {  // everyone is done with this buffer: the chunk after next goes there
       __syncthreads();
-      if (!live) continue;
+      cur ^= 1;
     }
-    A acc[JC];
-#pragma unroll
-    for (int h = 0; h < JC; ++h) acc[h] = A(0);
-    if (K > 0) {
-#pragma unroll
-      for (int s = 0; s < KS; ++s) {
-        if (c[s] < 0) continue;
-#pragma unroll
-        for (int h = 0; h < JC; ++h)
-          if (JC == 1 || j0 + h < nb) acc[h] += a[s] * bval(j0, h, c[s]);
-      }
-    } else {
-      for (int q = p0; q < p1; ++q) {
-        const int cq = __ldg(cols + q);
-        const A aq = widen(__ldg(vals + q));
-#pragma unroll
-        for (int h = 0; h < JC; ++h)
-          if (JC == 1 || j0 + h < nb) acc[h] += aq * bval(j0, h, cq);
-      }
-    }
-#pragma unroll
-    for (int h = 0; h < JC; ++h)
-      if (JC == 1 || j0 + h < nb) Ci[int64_t(j0 + h) * d.y] = narrow<T>(acc[h]);
   }
 }
 

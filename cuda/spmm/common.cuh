@@ -23,6 +23,20 @@ __host__ __device__ __forceinline__ int64_t didx(int r, int j, int rows, int nb)
   return L == Layout::Row ? int64_t(r) * nb + j : int64_t(j) * rows + r;
 }
 
+// A store of C, which the kernel writes once and never reads: st.global.cs (evict-first), so that C's lines
+// leave L2 before the B_i still being read. (SPB_C_PLAIN: plain stores, for development A/Bs.)
+template <typename V>
+__host__ __device__ __forceinline__ void store_c(V* p, const V& v) {
+#if defined(__CUDA_ARCH__) && !defined(SPB_C_PLAIN)
+  if constexpr (sizeof(V) == 16) __stcs(reinterpret_cast<int4*>(p), *reinterpret_cast<const int4*>(&v));
+  else if constexpr (sizeof(V) == 8) __stcs(reinterpret_cast<int2*>(p), *reinterpret_cast<const int2*>(&v));
+  else if constexpr (sizeof(V) == 4) __stcs(reinterpret_cast<int*>(p), *reinterpret_cast<const int*>(&v));
+  else *p = v;
+#else
+  *p = v;
+#endif
+}
+
 // n / d for 0 <= n < 2^31 by a multiply and a shift (d >= 1 fixed for a launch, made on the host): a
 // division by a runtime int is ~20 instructions, and batched-col's uniform path did five a thread. The
 // round-up method: s = ceil(log2 d), m = floor(2^32 (2^s - d) / d) + 1, n / d = (umulhi(n, m) + n) >> s

@@ -487,7 +487,18 @@ class ColMajor : public KernelMethod<T> {
     const bool mixed_ok = sizeof(T) >= 4 && h.batch > 0 && rows >= 48ll * h.batch;
     stage_ = fits && (st ? std::string(st) == "1" : k_ > 0 && nnz >= 2 * rows && (um > 0 || mixed_ok)) ? (um > 0 ? 1 : 2) : 0;
     smem_ = stage_ ? bytes : 0;
-    this->info_s["path"] = std::string(k_ ? "ell" : "csr") + (um ? ", uniform (no matrix lookup)" : "") + (stage_ ? ", B staged in shared memory" : "");
+    // Two buffers where a block takes two or more chunks of columns, both fit 48 KB and values are 4 or 8
+    // bytes (col_kernel's DB, buf): H100, ABAB (docs/spmm-notes.md): batch 1000 of d64, 8 a row, nB 256 80.1 -> 71.1 us,
+    // batch 10000 of d64 nB 64 132.6 -> 124.7, mixed d16-256 nB 512 366 -> 358, f64 d96 nB 200 98.3 -> 94.3, d16 nB 256
+    // 31.6 -> 31.8; 16-bit lost (f16 d64 nB 256 36.9 -> 38.8), so not for 16-bit values.
+    // $SPB_SPMM_COL_DB=0 (development A/B only) keeps one.
+    const char* db = std::getenv("SPB_SPMM_COL_DB");
+    const int chunks = ceil_div(ceil_div(std::max(h.nb, 1), jc_), gy_);
+    const bool two = sizeof(T) >= 4 && !(db && std::string(db) == "0");
+    buf_ = stage_ && chunks >= 2 && 2 * bytes <= 48 * 1024 && two ? int(bytes / sizeof(T)) : 0;
+    if (buf_) smem_ = 2 * bytes;
+    this->info_s["path"] = std::string(k_ ? "ell" : "csr") + (um ? ", uniform (no matrix lookup)" : "") +
+                           (stage_ ? buf_ ? ", B staged in shared memory (two buffers)" : ", B staged in shared memory" : "");
     this->info_n["ell_slots"] = k_;
     this->info_n["cols_per_thread"] = jc_;
     this->info_n["grid_y"] = gy_;
@@ -507,9 +518,15 @@ class ColMajor : public KernelMethod<T> {
     const dim3 grid(gx_, gy_);
     auto by_jc = [&](auto stage) {
       constexpr int S = decltype(stage)::value;
-      auto kern = jc_ == 1 ? col_kernel<T, K, 1, S> : jc_ == 2 ? col_kernel<T, K, 2, S> : col_kernel<T, K, 4, S>;
+      // DB (buffers chosen at run time, buf_) only for 4- and 8-byte values: 16-bit keeps the one-buffer
+      // kernel as it compiled without the test (with it, f16 cells ran 1.1-1.2x slower; docs/spmm-notes.md).
+      auto pick = [&](auto db) {
+        constexpr bool D = decltype(db)::value;
+        return jc_ == 1 ? col_kernel<T, K, 1, S, D> : jc_ == 2 ? col_kernel<T, K, 2, S, D> : col_kernel<T, K, 4, S, D>;
+      };
+      auto kern = pick(std::bool_constant<(S > 0 && sizeof(T) >= 4)>{});
       kern<<<grid, 256, smem_, s>>>(rm_.rmat, rm_.desc, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk, rm_.uk * jc_,
-                                    rm_.uk * (v.nb % jc_));
+                                    rm_.uk * (v.nb % jc_), buf_);
     };
     if (stage_ == 1) by_jc(std::integral_constant<int, 1>{});
     else if (stage_ == 2) by_jc(std::integral_constant<int, 2>{});
@@ -518,6 +535,7 @@ class ColMajor : public KernelMethod<T> {
   }
   int k_ = 0, jc_ = 1, gx_ = 1, gy_ = 1;
   int stage_ = 0;  // B staged in shared memory (smem_ bytes a block): 1 uniform batch, 2 mixed (col_kernel's STAGE)
+  int buf_ = 0;    // two buffers of buf_ values (col_kernel's buf), else 0
   size_t smem_ = 0;
   EllHost<T> ell_;
   RowMatrices<T> rm_;

@@ -21,7 +21,7 @@ __device__ __forceinline__ void store_vec(T* p, const acc_t<T> (&acc)[V]) {
   VecT<T, V> o;
 #pragma unroll
   for (int e = 0; e < V; ++e) o.x[e] = narrow<T>(acc[e]);
-  *reinterpret_cast<VecT<T, V>*>(p) = o;
+  store_c(reinterpret_cast<VecT<T, V>*>(p), o);
 }
 
 // One CSR row times B into C: lane owns columns j = lane*V + c*tpr*V, accumulated in registers;
@@ -59,7 +59,7 @@ __device__ __forceinline__ void row_times_b(const int* __restrict__ ci, const T*
       const int jj = j + h * step;
       if (CH > 1 && jj >= nb) break;
       if (V > 1) store_vec<T, V>(C + int64_t(row) * nb + jj, acc[h]);
-      else C[didx<L>(row, jj, m, nb)] = narrow<T>(acc[h][0]);
+      else store_c(&C[didx<L>(row, jj, m, nb)], narrow<T>(acc[h][0]));
     }
   }
 }

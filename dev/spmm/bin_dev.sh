@@ -24,7 +24,7 @@ verify)
   for f in odd dense wide uni mixc; do for l in ${LAYOUTS:-row col}; do for pr in ${PRECS:-f32 f64 f16 bf16}; do
     ".dev/bin/${EXE:?}" spmm --input /tmp/$f.spb --nb 1,3,8,17,33,64,70,130,256 --precision $pr --layout $l --methods "${M:-batched-tile}" --mode kernel --warmup 0 --samples 1 >>"$R/verify.log" 2>&1
   done; done; done
-  echo "verify: failed $(grep -c '"passed":false' "$R/verify.log") ok $(grep -c '"status":"ok"' "$R/verify.log") errors $(grep -c '"status":"error"' "$R/verify.log")" ;;
+  echo "verify: failed $(grep '"status":"ok"' "$R/verify.log" | grep -c '"passed":false') ok $(grep -c '"status":"ok"' "$R/verify.log") errors $(grep -c '"status":"error"' "$R/verify.log")" ;;
 prof)
   for c in ${NCU:?}; do IFS=: read -r b d z n pr l m k <<<"$c"; tag=$(echo "$c" | tr ':' '_')
     gen --batch "$b" --dim "$d" --nnz-row "$z" --seed 21 -o /tmp/p.spb

@@ -91,6 +91,10 @@ tests_phase() {
   # split between two hung batched-col's two-buffer branch on the H100, 2026-11-27; check:emu stops on it too)
   into=sanitizers step san-spmm-synccheck compute-sanitizer --tool synccheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,70 --precision f32 --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-col-synccheck compute-sanitizer --tool synccheck --error-exitcode 9 "$spmm" spmm --input /tmp/mixc.spb --nb 17,256 --precision f32 --layout col --methods $SPMM_OURS --mode kernel --warmup 0 --samples 1
+  # batched-col's two buffers (4- and 8-byte values, blocks of two or more column chunks: grid.y at most 2), mixed and uniform
+  into=sanitizers step san-spmm-coldb-memcheck env SPB_SPMM_COL=4,2 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/mixc.spb --nb 1,70,512 --precision f64 --layout col --methods batched-col --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-coldb-racecheck env SPB_SPMM_COL=4,2 compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 1,70,512 --precision f32 --layout col --methods batched-col --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-coldb-synccheck env SPB_SPMM_COL=4,2 compute-sanitizer --tool synccheck --error-exitcode 9 "$spmm" spmm --input /tmp/mixc.spb --nb 70,512 --precision f32 --layout col --methods batched-col --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-memcheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f64 --methods hash-opt --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-racecheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f32 --methods hash-opt --warmup 0 --samples 1
