@@ -134,6 +134,8 @@ struct DeviceInfo {
     per = per > 1024 ? per - 1024 : 0;
     return std::min(per, smem_optin);
   }
+  // The most one block of a single-block-an-SM plan takes: the opt-in limit less 512 bytes to spare.
+  size_t budget_one() const { return smem_optin > 512 ? smem_optin - 512 : 0; }
 };
 
 // Thrown by a method's setup when it finds that it does not apply after all (a library refuses the value

@@ -799,7 +799,7 @@ template <typename T>
 inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm) { return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_k<T>(h.max_k)); }
 template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm) {
-  return tile_geom(h, bm).bytes + 512 <= dev.smem_optin;  // 512 bytes to spare below the opt-in limit
+  return tile_geom(h, bm).bytes <= dev.budget_one();
 }
 template <typename T>
 inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
@@ -1048,7 +1048,7 @@ inline int slab_cols_for(const HostBatch<T>& h, const DeviceInfo& dev) {
 
 template <typename T>
 inline bool slab_fits(const HostBatch<T>& h, const DeviceInfo& dev) {
-  return slab_geom(h, slab_cols_for(h, dev)).bytes + 512 <= dev.smem_optin;  // 512 bytes to spare below the opt-in limit
+  return slab_geom(h, slab_cols_for(h, dev)).bytes <= dev.budget_one();
 }
 // Rows of a block (R, a multiple of 16): all of the largest A_i where it and the B tile leave two blocks an
 // SM; else slices, each staging the B tile again: the most rows up to 64 that leave two blocks an SM (one
@@ -1074,7 +1074,7 @@ inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
   const int whole = (std::max(h.max_m, 1) + 15) / 16 * 16;
   int forced = 0;
   if (const char* e = std::getenv("SPB_SPMM_SLAB_ROWS")) forced = std::atoi(e) / 16 * 16;
-  if (forced > 0 && forced < whole && slab_geom(h, p.bn, forced).bytes + 512 <= dev.smem_optin) {
+  if (forced > 0 && forced < whole && slab_geom(h, p.bn, forced).bytes <= dev.budget_one()) {
     p.rows = forced, p.sliced = true;
     return p;
   }
@@ -1082,7 +1082,7 @@ inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
     p.rows = whole;
     return p;
   }
-  const size_t one = dev.smem_optin - 512;
+  const size_t one = dev.budget_one();
   auto most = [&](int bn, size_t budget) {
     int r = 0;
     while (r + 16 <= std::min(64, whole) && slab_geom(h, bn, r + 16).bytes <= budget) r += 16;
