@@ -23,8 +23,9 @@ __host__ __device__ __forceinline__ int64_t didx(int r, int j, int rows, int nb)
   return L == Layout::Row ? int64_t(r) * nb + j : int64_t(j) * rows + r;
 }
 
-// A store of C, which the kernel writes once and never reads: st.global.cs (evict-first), so that C's lines
-// leave L2 before the B_i still being read. (SPB_C_PLAIN: plain stores, for development A/Bs.)
+// A store of C, which the kernel writes once and never reads: st.global.cs (evict-first). In ell / csr-flat /
+// staged measured 0-25 % faster (one cell 4 % slower), why is not established: the kernels' schedules moved with it
+// (docs/spmm-notes.md, "Evict-first C stores"). SPB_C_PLAIN: plain stores, for development A/Bs.
 template <typename V>
 __host__ __device__ __forceinline__ void store_c(V* p, const V& v) {
 #if defined(__CUDA_ARCH__) && !defined(SPB_C_PLAIN)
