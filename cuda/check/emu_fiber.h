@@ -91,4 +91,30 @@ inline bool resume(Ctx& c) {
   return cur_done;
 }
 inline void yield() { swap(*cur, sched); }
+// Where a thread waits: the __syncthreads it reached (id: __COUNTER__, one a __syncthreads in the source; file and
+// line for the message). The GPU's __syncthreads is bar.sync .aligned: every thread of a warp must reach the same one,
+// and a warp split between two can hang the block (a staged kernel's idle rows once did on the H100). Both
+// emulations record a site a waiting thread and call warp_split before a barrier opens.
+struct Site {
+  const char* file = nullptr;
+  int line = 0, id = 0;
+};
+// Stops when two waiting threads of one warp (threads waiting(t) of site[0 .. n)) wait at different __syncthreads.
+template <class Waiting>
+inline void warp_split(const Site* site, unsigned n, Waiting waiting, unsigned bx, unsigned by) {
+  for (unsigned w0 = 0; w0 < n; w0 += 32) {
+    int f = -1;
+    for (unsigned t = w0; t < n && t < w0 + 32; ++t) {
+      if (!waiting(t)) continue;
+      if (f < 0) { f = int(t); continue; }
+      const Site &a = site[f], &b = site[t];
+      if (a.id != b.id) {
+        std::fflush(stdout);  // the cases done so far, before the message
+        std::fprintf(stderr, "emu: block (%u,%u), warp %u: thread %d waits at the __syncthreads of %s:%d, thread %u at %s:%d (a warp split between two barriers)\n",
+                     bx, by, w0 / 32, f, a.file, a.line, t, b.file, b.line);
+        std::abort();
+      }
+    }
+  }
+}
 }  // namespace spb::fiber

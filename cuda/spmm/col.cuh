@@ -21,9 +21,13 @@ namespace spb {
 // two); then B comes from shared memory. Matrix t's values sit at (col_off_t - col_off of the block's
 // first matrix) * JC. col_stage_bytes: the uniform batches' shared memory (mixed: the host's widest
 // block, col_stage_span).
-// DB (a block with two or more chunks of columns): two buffers of buf values each; the next chunk's
-// copy is issued before the current one is computed, so that its latency hides behind the products and
-// the stores instead of opening every chunk (one wait a chunk either way).
+// DB kernels, buf > 0 (a block with two or more chunks of columns): two buffers of buf values each; the next
+// chunk's copy is issued before the current one is computed, so that its latency hides behind the products and
+// the stores instead of opening every chunk (one wait a chunk either way). buf = 0: one buffer, as without DB.
+// Only 4- and 8-byte values get DB kernels: with its runtime buffer test, 16-bit one-buffer cells ran 1.1-1.2x
+// slower (docs/spmm-notes.md, "Evict-first C stores; batched-col's two buffers merged").
+template <typename T>
+constexpr bool col_db = sizeof(T) >= 4;
 __host__ __device__ inline int col_stage_mats(int um) { return 255 / um + 2; }  // matrices a 256-row block can touch
 template <typename T>
 inline size_t col_stage_bytes(int um, int uk, int jc) { return size_t(col_stage_mats(um)) * uk * jc * sizeof(T); }

@@ -494,7 +494,7 @@ class ColMajor : public KernelMethod<T> {
     // $SPB_SPMM_COL_DB=0 (development A/B only) keeps one.
     const char* db = std::getenv("SPB_SPMM_COL_DB");
     const int chunks = ceil_div(ceil_div(std::max(h.nb, 1), jc_), gy_);
-    const bool two = sizeof(T) >= 4 && !(db && std::string(db) == "0");
+    const bool two = col_db<T> && !(db && std::string(db) == "0");
     buf_ = stage_ && chunks >= 2 && 2 * bytes <= 48 * 1024 && two ? int(bytes / sizeof(T)) : 0;
     if (buf_) smem_ = 2 * bytes;
     this->info_s["path"] = std::string(k_ ? "ell" : "csr") + (um ? ", uniform (no matrix lookup)" : "") +
@@ -518,13 +518,8 @@ class ColMajor : public KernelMethod<T> {
     const dim3 grid(gx_, gy_);
     auto by_jc = [&](auto stage) {
       constexpr int S = decltype(stage)::value;
-      // DB (buffers chosen at run time, buf_) only for 4- and 8-byte values: 16-bit keeps the one-buffer
-      // kernel as it compiled without the test (with it, f16 cells ran 1.1-1.2x slower; docs/spmm-notes.md).
-      auto pick = [&](auto db) {
-        constexpr bool D = decltype(db)::value;
-        return jc_ == 1 ? col_kernel<T, K, 1, S, D> : jc_ == 2 ? col_kernel<T, K, 2, S, D> : col_kernel<T, K, 4, S, D>;
-      };
-      auto kern = pick(std::bool_constant<(S > 0 && sizeof(T) >= 4)>{});
+      constexpr bool D = S > 0 && col_db<T>;  // DB kernels (buffers chosen at run time, buf_): see col_db
+      auto kern = jc_ == 1 ? col_kernel<T, K, 1, S, D> : jc_ == 2 ? col_kernel<T, K, 2, S, D> : col_kernel<T, K, 4, S, D>;
       kern<<<grid, 256, smem_, s>>>(rm_.rmat, rm_.desc, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk, rm_.uk * jc_,
                                     rm_.uk * (v.nb % jc_), buf_);
     };

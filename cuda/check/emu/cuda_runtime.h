@@ -36,12 +36,10 @@ struct dim3 { unsigned x = 1, y = 1, z = 1; dim3() = default; dim3(unsigned a, u
 inline dim3 threadIdx, blockIdx;  // one OS thread runs every fiber: the scheduler sets threadIdx before each resume
 inline dim3 blockDim, gridDim;
 // A barrier: the fiber yields; the scheduler resumes it once every thread of the block has arrived. Each
-// thread records which __syncthreads it waits at: the GPU's is bar.sync .aligned, which every thread of a warp
-// must reach at the same instruction (threads of one warp at two different __syncthreads can hang the block,
-// as a staged kernel's idle rows once did on the H100), so the scheduler stops on a warp split between two.
+// thread records which __syncthreads it waits at, so that the scheduler stops on a warp split between two
+// (spb::fiber::warp_split).
 namespace spb {
-struct EmuSite { const char* file = nullptr; int line = 0, id = 0; };  // id: __COUNTER__, one a __syncthreads in the source
-inline EmuSite emu_site[1024];
+inline fiber::Site emu_site[1024];
 }
 inline void emu_syncthreads(const char* file, int line, int id) {
   if (!spb::fiber::cur) { std::fprintf(stderr, "emu: __syncthreads in a launch not marked threaded\n"); std::abort(); }
@@ -111,19 +109,7 @@ inline void emu_launch(dim3 grid, dim3 block, bool threaded, const std::function
           std::fprintf(stderr, "emu: block (%u,%u): %u of %u threads returned while the others wait at __syncthreads\n", bx, by, returned, live);
           std::abort();
         }
-        for (unsigned w0 = 0; w0 < block.x; w0 += 32) {  // the waiting threads of each warp: one __syncthreads
-          int f = -1;
-          for (unsigned t = w0; t < std::min(block.x, w0 + 32); ++t) {
-            if (done[t]) continue;
-            if (f < 0) { f = int(t); continue; }
-            const spb::EmuSite &a = spb::emu_site[f], &b = spb::emu_site[t];
-            if (a.id != b.id) {
-              std::fprintf(stderr, "emu: block (%u,%u), warp %u: thread %d waits at the __syncthreads of %s:%d, thread %u at %s:%d (a warp split between two barriers)\n",
-                           bx, by, w0 / 32, f, a.file, a.line, t, b.file, b.line);
-              std::abort();
-            }
-          }
-        }
+        f::warp_split(spb::emu_site, block.x, [&](unsigned t) { return !done[t]; }, bx, by);
         live -= returned;
       }
     }

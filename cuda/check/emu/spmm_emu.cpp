@@ -102,18 +102,18 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
       if (K) ell(K, ec, ev);
       // B staged in shared memory: 1 (uniform batches, the matrix from the row) and 2 (any batch, the
       // block's matrices looked up; run on the uniform ones too)
+      // a buffer as the plan sizes it: stage 1 col_stage_bytes, stage 2 the widest 256-row block's span
+      // (col_stage_span), so that a chunk overrunning its buffer lands in the other one and shows
+      int span = 0;
+      for (int r0 = 0; r0 < rows; r0 += 256) {
+        const int a = rmat[r0], z = rmat[std::min(r0 + 256, rows) - 1];
+        span = std::max(span, b.col_off[z] + b.k[z] - b.col_off[a]);
+      }
       for (int stage : {0, 1, 2})
         for (int db : {0, 1, 2}) {  // staged: the one-buffer kernel, the DB kernel with one buffer, with two (the next chunk copied while this one is computed)
           const bool two = db == 2;
           if ((stage == 1 && !b.uniform) || (db && !stage)) continue;
           const bool uni = b.uniform && stage != 2;  // um, uk passed: the uniform path
-          // a buffer as the plan sizes it: stage 1 col_stage_bytes, stage 2 the widest 256-row block's span
-          // (col_stage_span), so that a chunk overrunning its buffer lands in the other one and shows
-          int span = 0;
-          for (int r0 = 0; r0 < rows; r0 += 256) {
-            const int a = rmat[r0], z = rmat[std::min(r0 + 256, rows) - 1];
-            span = std::max(span, b.col_off[z] + b.k[z] - b.col_off[a]);
-          }
           const int buf = !two ? 0 : stage == 1 ? int(col_stage_bytes<T>(b.m[0], b.k[0], JC) / sizeof(T)) : span * JC;
           if (2 * size_t(buf) * sizeof(T) > sizeof emu_smem) continue;
           std::fill(C.begin(), C.end(), T(NAN));

@@ -90,8 +90,7 @@ struct EmuBlock {
   std::vector<unsigned> w_live, w_arrived;  // the same a warp
   std::vector<unsigned char> state;         // kEmu* a thread
   std::vector<std::array<uint64_t, 32>> slots;
-  struct Site { const char* file; int line, id; };  // id: __COUNTER__, one a __syncthreads in the source
-  std::vector<Site> site;                            // the __syncthreads a thread waits at
+  std::vector<spb::fiber::Site> site;  // the __syncthreads a thread waits at
   int flag = 0;
   unsigned bx = 0, by = 0;
 };
@@ -110,17 +109,8 @@ inline void emu_open_block(EmuBlock& b) {
     std::fprintf(stderr, "emu: block (%u,%u): %u of %u threads returned while the others wait at __syncthreads\n", b.bx, b.by, b.n - b.live, b.n);
     std::abort();
   }
-  // Every thread of a warp at the same __syncthreads: the GPU's is bar.sync .aligned, and a warp split between two
-  // can hang the block (the SpMM emulation's cuda_runtime.h checks the same).
-  for (unsigned t = 0; t < b.n; ++t) {
-    const auto &a = b.site[t & ~31u], &c = b.site[t];
-    if (a.id != c.id) {
-      std::fflush(stdout);
-      std::fprintf(stderr, "emu: block (%u,%u), warp %u: thread %u waits at the __syncthreads of %s:%d, thread %u at %s:%d (a warp split between two barriers)\n",
-                   b.bx, b.by, t / 32, t & ~31u, a.file, a.line, t, c.file, c.line);
-      std::abort();
-    }
-  }
+  // Every thread of a warp at the same __syncthreads (all of them wait here: none returned, above).
+  spb::fiber::warp_split(b.site.data(), b.n, [](unsigned) { return true; }, b.bx, b.by);
   b.arrived = 0;
   emu_open(b, kEmuAtBlock, 0, b.n);
 }
