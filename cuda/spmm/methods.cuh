@@ -1101,6 +1101,17 @@ inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
   return p;
 }
 
+// f32 batched-slab: the k from which 3xTF32's small terms get an accumulator of their own. H100, against
+// one accumulator (docs/spmm-notes.md "3xTF32's small terms apart"): k 96-112 1.02-1.04x faster, k 128-1024
+// 1.01-1.19x, k 64 and 16 1.05-1.14x slower. SPB_SPMM_SLAB_SACC_K overrides it in development A/Bs.
+inline int slab_small_acc_k() {
+  static const int k = [] {
+    const char* e = std::getenv("SPB_SPMM_SLAB_SACC_K");
+    return e && std::atoi(e) > 0 ? std::atoi(e) : 96;
+  }();
+  return k;
+}
+
 template <typename T>
 class Slab : public KernelMethod<T> {
  public:
@@ -1156,14 +1167,15 @@ class Slab : public KernelMethod<T> {
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
     this->info_s["math"] = tensor_math<T>();
+    if (sizeof(T) == 4) this->info_n["small_terms_apart"] = h.max_k >= slab_small_acc_k();
   }
   // f(the kernel for the batch's layout and bn_).
   template <typename F>
   void with_kernel(F&& f) const {
     with_layout(this->h_->layout, [&](auto L) {
       constexpr Layout LL = decltype(L)::value;
-      // f32 with k_i of 64 or more: the addresses made once a warp (H, see slab_kernel); f64 with k <= 32:
-      // m8n8k4 pairs (FK 4, see slab_kernel).
+      // f32 with k_i of 64 or more: the addresses made once a warp (H, see slab_kernel), and where they reach
+      // slab_small_acc_k() the small terms apart (FK 1); f64 with k <= 32: m8n8k4 pairs (FK 4, see slab_kernel).
       auto go = [&](auto hc, auto fk) {
         constexpr bool H = decltype(hc)::value;
         constexpr int FK = decltype(fk)::value;
@@ -1176,6 +1188,7 @@ class Slab : public KernelMethod<T> {
         if (this->h_->max_k <= 32) go(std::true_type(), std::integral_constant<int, 4>());
         else go(std::true_type(), K0());
       } else if constexpr (sizeof(T) != 4) go(std::true_type(), K0());
+      else if (this->h_->max_k >= slab_small_acc_k()) go(std::true_type(), std::integral_constant<int, 1>());
       else if (this->h_->max_k >= 64) go(std::true_type(), K0());
       else go(std::false_type(), K0());
     });
@@ -1456,6 +1469,13 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     return {"batched-tile", "row-major, f64, k <= 128, A_i of >= 80 columns on average, rows of >= 12 on average, nb >= 128, B larger than L2: dense A_i tiles x B_i streamed once, DMMA" + why};
   if (slots && slots <= 4 && !(sizeof(T) == 4 && l2))
     return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
+  // Mixed batches, rows of at most 8, nb >= 512: ELL's slots beat csr-flat's rows. Measured (H100, graph
+  // mode; docs/spmm-notes.md "3xTF32's small terms apart"): d16-256 / d24-200 with 1-8 / 2-7 a row, nb
+  // 512-1024, f32 and f64: 0.80-0.86x csr-flat's time (d16-256 nb 512: 238 against 284 us); at nb 64-256
+  // csr-flat won by 1.15-1.30x, and on uniform batches of 6-8 a row at nb 512-1024 it tied or won (d96 8 a
+  // row nb 512: 153 against 195).
+  if (slots && !h.uniform && h.nb >= 512)
+    return {"batched-ell", "row-major, mixed batch, rows of at most 8 nonzeros, nb >= 512: ELL slots, block-diagonal indexing" + why};
   return {"batched-csr-flat", "row-major, rows longer than 4 (or B_i in flight past half of L2): CSR, block-diagonal indexing" + why};
 }
 
@@ -1477,7 +1497,8 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"14", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
           {"15", "f64, k <= 128, A_i of >= 80 columns on average, >= 12 nonzeros a row on average, nb >= 128, B larger than L2, tensor cores (sm_80+)", "batched-tile"},
           {"16", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
-          {"17", "otherwise", "batched-csr-flat"}};
+          {"17", "mixed batch (A_i of different shapes or nonzero counts), no row longer than 8 nonzeros, nb >= 512", "batched-ell"},
+          {"18", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>

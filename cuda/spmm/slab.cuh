@@ -79,6 +79,7 @@ struct alignas(16) SlabJob {
 // FK (f64): the DMMA k step (TileMma's KF): 4 where k <= 32, else 8 (Slab::with_kernel). m16n8k8 takes 80
 // registers (3 blocks an SM) against m8n8k4's 64, and at k = 24-32 ran 1.04-1.12x slower; bounded to 64
 // it spilled 32 bytes and ran 1.03-1.10x slower at k >= 32 (docs/spmm-notes.md).
+// FK (f32): 1 where k is long, 3xTF32's small terms in an accumulator of their own (TileMma<float>).
 template <typename T, Layout L, int BN, bool H, int FK = 0>
 __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
@@ -194,11 +195,11 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
     const int nt = min(NT, (wc - cg * kSlabWN + 7) / 8);  // n8 tiles with columns below nb (uniform over the warp)
     const T* Aw = As + s * 16 * ap;
     const T* Bw = row ? Bs + cg * kSlabWN : Bs + cg * kSlabWN * bp;
-    A_t acc[NT][4];
+    A_t acc[NT][4], sm[NT][4];  // sm: f32's small terms (TileMma<float>::kSmallAcc)
 #pragma unroll
     for (int j = 0; j < NT; ++j)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
+      for (int e = 0; e < 4; ++e) acc[j][e] = sm[j][e] = A_t(0);
     const unsigned a_at = a_at0 + unsigned(s * 16 * ap * int(sizeof(T))),
                    b_at = b_at0 + unsigned((row ? cg * kSlabWN : cg * kSlabWN * bp) * int(sizeof(T)));
     // One k step of the pair's n8 tiles, their count a compile-time constant (as in batched-tile: behind a
@@ -223,7 +224,8 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
           for (int j = 0; j < n; ++j) {
             typename Op::B b;
             Op::template load_b<row>(row ? Bw + kk * bp + j * 8 : Bw + j * 8 * bp + kk, bp, gq, tq, b);
-            Op::mma(acc[j], a, b);
+            if constexpr (Op::kSmallAcc) Op::mma(acc[j], sm[j], a, b);
+            else Op::mma(acc[j], a, b);
           }
         }
       }
@@ -233,6 +235,12 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
       case 2: steps(std::integral_constant<int, 2>{}); break;
       case 3: steps(std::integral_constant<int, 3>{}); break;
       default: steps(std::integral_constant<int, 4>{});
+    }
+    if constexpr (Op::kSmallAcc) {
+#pragma unroll
+      for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[j][e] += sm[j][e];
     }
     const int cw = cg * kSlabWN;  // the pair's first column within the tile
     T* const Crow = row && H ? Ci + int64_t(s * 16 + gq) * nb + j0 + cw : nullptr;  // row-major: the lane's row g of the pair

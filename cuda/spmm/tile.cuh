@@ -115,7 +115,8 @@ __device__ __forceinline__ void cp_async_val(T* dst, const T* src) {
 // load_a takes the lane and load_b2 the fragments of two n8 tiles at once (columns n0 .. n0 + 15 of
 // the warp's slice Bw, rows kk on), both through ldmatrix (one instruction for 4-16 loads: 6-11 %
 // faster on row-major 16-bit); else load_a / load_b take g and t and one n8 tile.
-// KF (f64 only; 0: SPB_F64_MMA_K): the DMMA k step, 4 (m8n8k4 pairs) or 8 (m16n8k8); see TileMma<double>.
+// KF: f64, the DMMA k step, 4 (m8n8k4 pairs) or 8 (m16n8k8), 0: SPB_F64_MMA_K (see TileMma<double>);
+// f32, 1: the small terms in an accumulator of their own (kSmallAcc, see TileMma<float>).
 template <typename T, int KF = 0>
 struct TileMma;
 
@@ -153,6 +154,16 @@ struct TileMma<float, KF> {
     one(c, a.hi, b.lo);
     one(c, a.hi, b.hi);
   }
+  // KF = 1 (batched-slab where k is long): the small terms into an accumulator s of their own, added to
+  // c when the tile is done, so that a k step is two chains of products (depth 2 and 1) instead of one
+  // of depth 3. It costs 16 registers: where k is short the chains are short anyway and the registers
+  // cost blocks (docs/spmm-notes.md).
+  static constexpr bool kSmallAcc = KF == 1;
+  __device__ static void mma(float (&c)[4], float (&s)[4], const A& a, const B& b) {
+    one(s, a.lo, b.hi);
+    one(c, a.hi, b.hi);
+    one(s, a.hi, b.lo);
+  }
 };
 
 // f64: DMMA, one m16n8k8 a 16 x 8 tile on sm_90 (a lane holds A at rows g, g + 8 and columns t, t + 4,
@@ -171,7 +182,7 @@ struct TileMma<double, KF> {
   static constexpr int NA = K == 4 ? 2 : K / 2, NB = K == 4 ? 1 : K / 4;  // values a lane of A, of B
   struct A { double x[NA]; };
   struct B { double x[NB]; };
-  static constexpr bool kPair = false;
+  static constexpr bool kPair = false, kSmallAcc = false;
   __device__ static void load_a(const double* As, int ap, int g, int t, A& a) {
 #pragma unroll
     for (int v = 0; v < NA; ++v) a.x[v] = As[(g + 8 * (v & 1)) * ap + t + 4 * (v >> 1)];
@@ -213,7 +224,7 @@ struct TileMma16 {
   static constexpr int K = 16;
   struct A { uint32_t r[4]; };
   struct B { uint32_t r[2]; };
-  static constexpr bool kPair = true;
+  static constexpr bool kPair = true, kSmallAcc = false;
   // Fragments by shared-memory address: a thread's lane part of each ldmatrix row address is fixed
   // (a_lane, b_lane, in bytes, made once), a step adds its column / row offset (b_at), so that the
   // chunk loop does not recompute lane arithmetic (it did: ~100 instructions a chunk of which 14 load

@@ -82,6 +82,9 @@ tests_phase() {
   # batched-slab's slices of rows: as planned (wide A_i) and forced to 32 rows (short last slices of d40-d150)
   into=sanitizers step san-spmm-slices-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 9,40,130 --precision f32 --layout col --methods batched-slab,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slices-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 17,70 --precision f16 --methods batched-slab,auto --mode kernel --warmup 0 --samples 1
+  # f32 batched-slab with k >= 96: 3xTF32's small terms in an accumulator of their own (FK 1)
+  into=sanitizers step san-spmm-slab-sacc-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70,130 --precision f32 --methods batched-slab --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slab-sacc-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70 --precision f32 --layout col --methods batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slices32-memcheck env SPB_SPMM_SLAB_ROWS=32 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70 --precision f64 --methods batched-slab --mode kernel --warmup 0 --samples 1
   # batched-tile's split k forced to 3 on A_i wider than a panel: the partial sums and the last block's adds
   into=sanitizers step san-spmm-tilesplit-memcheck env SPB_SPMM_TILE_SPLIT=3 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 9,70 --precision f32 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
