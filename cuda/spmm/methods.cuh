@@ -1469,13 +1469,6 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     return {"batched-tile", "row-major, f64, k <= 128, A_i of >= 80 columns on average, rows of >= 12 on average, nb >= 128, B larger than L2: dense A_i tiles x B_i streamed once, DMMA" + why};
   if (slots && slots <= 4 && !(sizeof(T) == 4 && l2))
     return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
-  // Mixed batches, rows of at most 8, nb >= 512: ELL's slots beat csr-flat's rows. Measured (H100, graph
-  // mode; docs/spmm-notes.md "3xTF32's small terms apart"): d16-256 / d24-200 with 1-8 / 2-7 a row, nb
-  // 512-1024, f32 and f64: 0.80-0.86x csr-flat's time (d16-256 nb 512: 238 against 284 us); at nb 64-256
-  // csr-flat won by 1.15-1.30x, and on uniform batches of 6-8 a row at nb 512-1024 it tied or won (d96 8 a
-  // row nb 512: 153 against 195).
-  if (slots && !h.uniform && h.nb >= 512)
-    return {"batched-ell", "row-major, mixed batch, rows of at most 8 nonzeros, nb >= 512: ELL slots, block-diagonal indexing" + why};
   return {"batched-csr-flat", "row-major, rows longer than 4 (or B_i in flight past half of L2): CSR, block-diagonal indexing" + why};
 }
 
@@ -1497,8 +1490,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"14", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
           {"15", "f64, k <= 128, A_i of >= 80 columns on average, >= 12 nonzeros a row on average, nb >= 128, B larger than L2, tensor cores (sm_80+)", "batched-tile"},
           {"16", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
-          {"17", "mixed batch (A_i of different shapes or nonzero counts), no row longer than 8 nonzeros, nb >= 512", "batched-ell"},
-          {"18", "otherwise", "batched-csr-flat"}};
+          {"17", "otherwise", "batched-csr-flat"}};
 }
 
 template <typename T>
