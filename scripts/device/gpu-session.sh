@@ -30,7 +30,8 @@ step() { # step NAME CMD... : runs, logs to $R/NAME.log (with into=FILE set: app
   printf '%-28s rc=%-3s %4ss\n' "$name" "$rc" "$((SECONDS - t0))" | tee -a "$R/steps.txt"
 }
 { echo "commit: $(cat .commit 2>/dev/null || echo unknown)"; nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv; nvcc --version | tail -2; } >"$R/machine.txt" 2>&1
-step build sb build
+# BUILD_TARGETS (e.g. spmm-cuda,cpu): only those (a call short of device time skips the SpGEMM driver)
+step build sb build ${BUILD_TARGETS:+--target $BUILD_TARGETS}
 # Racecheck runs on our kernels (and the paper's and the TF peer we wrote); cuSPARSE's own kernels are
 # checked once separately, since racecheck reports hazards inside cusparse::load_balancing_kernel.
 SPMM_OURS=swa-coo,swa-csr,swa-coo-shared,swa-csr-shared,batched-coo,batched-csr,batched-csr-vec,batched-csr-vec-persist,batched-csr-flat,batched-ell,batched-col,batched-split,batched-staged,batched-tile,batched-slab,batched-mma,auto,tf-sparse-dense
