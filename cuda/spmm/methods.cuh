@@ -1167,8 +1167,11 @@ class Slab : public KernelMethod<T> {
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
     this->info_s["math"] = tensor_math<T>();
-    if (sizeof(T) == 4) this->info_n["small_terms_apart"] = h.max_k >= slab_small_acc_k();
+    if (sizeof(T) == 4) this->info_n["small_terms_apart"] = small_terms_apart(h);
   }
+  // f32 whose largest k reaches slab_small_acc_k(): the kernel with the small terms apart (FK 1); what
+  // with_kernel launches and what the result's info says.
+  static bool small_terms_apart(const HostBatch<T>& h) { return sizeof(T) == 4 && h.max_k >= slab_small_acc_k(); }
   // f(the kernel for the batch's layout and bn_).
   template <typename F>
   void with_kernel(F&& f) const {
@@ -1188,7 +1191,7 @@ class Slab : public KernelMethod<T> {
         if (this->h_->max_k <= 32) go(std::true_type(), std::integral_constant<int, 4>());
         else go(std::true_type(), K0());
       } else if constexpr (sizeof(T) != 4) go(std::true_type(), K0());
-      else if (this->h_->max_k >= slab_small_acc_k()) go(std::true_type(), std::integral_constant<int, 1>());
+      else if (small_terms_apart(*this->h_)) go(std::true_type(), std::integral_constant<int, 1>());
       else if (this->h_->max_k >= 64) go(std::true_type(), K0());
       else go(std::false_type(), K0());
     });
