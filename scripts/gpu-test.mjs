@@ -127,6 +127,10 @@ function cases(inp, backend) {
     // A_i too wide for one block: batched-slab's slices of rows (several slices a matrix, a short last one), every precision
     { op: 'spmm', name: 'wide dense-ish A_i (slices of rows), every precision', args: ['--batch', '6', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,17,40,130', '--precision', 'f32,f64,f16,bf16', ...spmmT] },
     { op: 'spmm', name: 'wide dense-ish A_i (slices of rows), every precision, column-major', args: ['--batch', '6', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,17,40,130', '--layout', 'col', '--precision', 'f32,f64,f16,bf16', ...spmmT] },
+    // f32 batched-slab with two 16-row strips a warp's pair (32 x 32 warp tiles; m_i not multiples of 32 pad a strip):
+    // the planned path, checked by the result's info (expect), small terms apart (k >= 96) and not (k = 64)
+    { op: 'spmm', name: 'f32 dense-ish dims 72:128 (batched-slab: two strips a warp, small terms apart)', expect: { method: 'batched-slab', info: 'strips_a_warp', value: 2 }, args: ['--batch', '24', '--dim', '72:128', '--nnz-row', '20:60', '--nb', '70,128', '--precision', 'f32', ...spmmT] },
+    { op: 'spmm', name: 'f32 dense-ish dim 64, column-major (batched-slab: two strips a warp)', expect: { method: 'batched-slab', info: 'strips_a_warp', value: 2 }, args: ['--batch', '40', '--dim', '64', '--nnz-row', '16', '--nb', '128,200', '--layout', 'col', '--precision', 'f32', ...spmmT] },
     // batched-tile's split k forced to 3 (uneven splits, the last shorter; partial sums added by the last block to arrive)
     { op: 'spmm', name: 'wide dense-ish A_i, batched-tile k split in 3, every precision', env: { SPB_SPMM_TILE_SPLIT: '3' }, args: ['--batch', '4', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,40,130', '--precision', 'f32,f64,f16,bf16', ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
     { op: 'spmm', name: 'wide dense-ish A_i, batched-tile k split in 3, every precision, column-major', env: { SPB_SPMM_TILE_SPLIT: '3' }, args: ['--batch', '4', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,40,130', '--layout', 'col', '--precision', 'f32,f64,f16,bf16', ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
@@ -203,8 +207,12 @@ function main() {
       let ok = 0;
       for (const k of r.file.cases) {
         for (const m of k.results) {
-          if (m.status === 'ok') ok++;
-          else if (m.status === 'not_applicable') na.push(`${m.method} (${m.reason ?? 'no reason'})`);
+          if (m.status === 'ok') {
+            ok++;
+            // c.expect: the planned path a case is there for, as the method's result info names it
+            const e = c.expect;
+            if (e && m.method === e.method && m.info?.[e.info] !== e.value) bad.push(`${k.id} ${m.method}: info.${e.info} is ${m.info?.[e.info]}, not ${e.value}: the case missed the path it tests`);
+          } else if (m.status === 'not_applicable') na.push(`${m.method} (${m.reason ?? 'no reason'})`);
           else bad.push(`${k.id} ${m.method}: ${m.status.toUpperCase()} ${m.verify?.detail ?? ''} ${m.reason ?? ''}`.trim());
         }
       }

@@ -1025,15 +1025,18 @@ class Tile : public KernelMethod<T> {
 // (matrix, BN-column tile): A_i whole and the B tile in shared memory at once where the largest A_i and a
 // tile fit a block (slab_fits; the planner's rules take slab only there); else a block a (slice of R rows of
 // a matrix, BN-column tile), R the most 16-row strips that fit beside the tile (slab_plan).
+// ms: strips a warp's pair (slab_kernel's MS; SlabPlan::ms).
 template <typename T>
-inline SlabGeom<T> slab_geom(const HostBatch<T>& h, int bn, int rows = 0) { return SlabGeom<T>(rows ? rows : h.max_m, h.max_k, bn, h.layout == Layout::Row); }
+inline SlabGeom<T> slab_geom(const HostBatch<T>& h, int bn, int rows = 0, int ms = 1) {
+  return SlabGeom<T>(rows ? rows : h.max_m, h.max_k, bn, h.layout == Layout::Row, ms);
+}
 // BN: the smallest of 32, 64, 128 that covers nb (128 past it), halved while a block's shared memory
 // would leave fewer than two blocks an SM (H200, f64 d80, nb 192: 115.9 us at 128 columns and one block
 // an SM, 90.7 at 64). $SPB_SPMM_SLAB_BN (development sweeps only) forces it.
 template <typename T>
-inline int slab_cols_for(const HostBatch<T>& h, const DeviceInfo& dev) {
+inline int slab_cols_for(const HostBatch<T>& h, const DeviceInfo& dev, int ms = 1) {
   int bn = h.nb <= 32 ? 32 : h.nb <= 64 ? 64 : 128;
-  while (bn > 32 && slab_geom(h, bn).bytes > dev.budget_for(2)) bn /= 2;
+  while (bn > 32 && slab_geom(h, bn, 0, ms).bytes > dev.budget_for(2)) bn /= 2;
   if (const char* e = std::getenv("SPB_SPMM_SLAB_BN")) {
     const int b = std::atoi(e);
     if (b == 32 || b == 64 || b == 128) bn = b;
@@ -1054,6 +1057,7 @@ inline bool slab_fits(const HostBatch<T>& h, const DeviceInfo& dev) {
 struct SlabPlan {
   int bn = 32, rows = 0;
   bool sliced = false;  // rows fewer than the largest A_i's (rounded to 16-row strips)
+  int ms = 1;           // strips a warp's pair (slab_strips)
 };
 // Blocks of a plan: slices of every A_i x column tiles.
 template <typename T>
@@ -1063,24 +1067,25 @@ inline int64_t slab_blocks(const HostBatch<T>& h, const SlabPlan& p) {
   return n * ceil_div(std::max(h.nb, 1), p.bn);
 }
 template <typename T>
-inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
+inline SlabPlan slab_plan_ms(const HostBatch<T>& h, const DeviceInfo& dev, int ms) {
   SlabPlan p;
-  p.bn = slab_cols_for(h, dev);
+  p.ms = ms;
+  p.bn = slab_cols_for(h, dev, ms);
   const int whole = (std::max(h.max_m, 1) + 15) / 16 * 16;
   int forced = 0;
   if (const char* e = std::getenv("SPB_SPMM_SLAB_ROWS")) forced = std::atoi(e) / 16 * 16;
-  if (forced > 0 && forced < whole && slab_geom(h, p.bn, forced).bytes <= dev.budget_one()) {
+  if (forced > 0 && forced < whole && slab_geom(h, p.bn, forced, ms).bytes <= dev.budget_one()) {
     p.rows = forced, p.sliced = true;
     return p;
   }
-  if (slab_geom(h, p.bn).bytes <= dev.budget_for(2)) {
+  if (slab_geom(h, p.bn, 0, ms).bytes <= dev.budget_for(2)) {
     p.rows = whole;
     return p;
   }
   const size_t one = dev.budget_one();
   auto most = [&](int bn, size_t budget) {
     int r = 0;
-    while (r + 16 <= std::min(64, whole) && slab_geom(h, bn, r + 16).bytes <= budget) r += 16;
+    while (r + 16 <= std::min(64, whole) && slab_geom(h, bn, r + 16, ms).bytes <= budget) r += 16;
     return r;
   };
   int r = 0;
@@ -1096,9 +1101,31 @@ inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
     p.rows = 0;
     return p;
   }
-  while (r > 16 && 2 * slab_blocks(h, SlabPlan{p.bn, r}) < dev.sms) r = std::max(16, (r / 2 + 15) / 16 * 16);
+  while (r > 16 && 2 * slab_blocks(h, SlabPlan{p.bn, r, false, ms}) < dev.sms) r = std::max(16, (r / 2 + 15) / 16 * 16);
   p.rows = r, p.sliced = r < whole;
   return p;
+}
+
+// Strips a warp's pair (slab_kernel's MS): 2, a 32 x 32 warp tile, for f32 with k_i >= 64 (the kernel's H
+// loop) where the plan with two (its geometry: the strips padded to pairs) keeps all of A_i a block (not
+// sliced) and a block has at least as many pairs of two strips as warps (the largest A_i's strips / 2 x the
+// tile's 32-column groups >= kSlabWarps); else the plan with one. Each B fragment and its 3xTF32 split
+// then serve two A fragments, and a k step has twice the independent products. Measured (H100, graph
+// mode; docs/spmm-notes.md "batched-slab: two strips a pair"), in that class: 0.82-0.99x the time of one
+// strip in 14 of 15 cells (d128 32 a row nb 256 62.8 against 77.0 us; d120 30 a row nb 64 24.9 against
+// 29.4; mixed d64-128 nb 128 29.2 against 34.7), d112 nb 96 1.01x; outside it 1.01-1.28x slower (slices
+// of d144-d1024; fewer pairs than warps: batch 100 of d64 column-major nb 64, batch 10 of d256 nb 64).
+// 16-bit (1.04-1.11x slower) and f64 (1.05-1.32x) keep one, and only f32 kernels are built with two.
+// $SPB_SPMM_SLAB_MS (development A/Bs only) forces 1 or 2 (f32, k >= 64, where two's plan has rows).
+template <typename T>
+inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
+  const SlabPlan one = slab_plan_ms(h, dev, 1);
+  if (sizeof(T) != 4 || h.max_k < 64) return one;
+  const SlabPlan two = slab_plan_ms(h, dev, 2);
+  if (two.rows == 0) return one;
+  if (const char* e = std::getenv("SPB_SPMM_SLAB_MS")) return std::atoi(e) == 2 ? two : one;
+  const int pairs = ceil_div(ceil_div(two.rows, 16), 2) * ceil_div(std::min(two.bn, std::max(h.nb, 1)), kSlabWN);
+  return !two.sliced && pairs >= kSlabWarps ? two : one;
 }
 
 // f32 batched-slab: the k from which 3xTF32's small terms get an accumulator of their own. H100, against
@@ -1138,7 +1165,8 @@ class Slab : public KernelMethod<T> {
     const SlabPlan sp = slab_plan(h, *this->dev_);
     bn_ = sp.bn;
     rows_ = sp.rows;
-    const SlabGeom<T> g = slab_geom(h, bn_, rows_);
+    ms_ = sp.ms;
+    const SlabGeom<T> g = slab_geom(h, bn_, rows_, ms_);
     int njobs = 0;
     for (int i = 0; i < h.batch; ++i) njobs += ceil_div(h.m[i], rows_);
     jobs_h_ = Pinned<SlabJob>(size_t(std::max(njobs, 1)));
@@ -1163,6 +1191,7 @@ class Slab : public KernelMethod<T> {
     if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-slab: more blocks than one grid holds");
     this->info_n["tile_cols"] = bn_;
     this->info_n["slice_rows"] = sp.sliced ? rows_ : 0;  // 0: whole A_i a block
+    this->info_n["strips_a_warp"] = ms_;
     this->info_n["jobs"] = njobs;
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
@@ -1179,12 +1208,19 @@ class Slab : public KernelMethod<T> {
       constexpr Layout LL = decltype(L)::value;
       // f32 with k_i of 64 or more: the addresses made once a warp (H, see slab_kernel), and where they reach
       // slab_small_acc_k() the small terms apart (FK 1); f64 with k <= 32: m8n8k4 pairs (FK 4, see slab_kernel).
-      auto go = [&](auto hc, auto fk) {
+      auto go1 = [&](auto hc, auto fk, auto ms) {
         constexpr bool H = decltype(hc)::value;
-        constexpr int FK = decltype(fk)::value;
-        if (bn_ == 32) f(slab_kernel<T, LL, 32, H, FK>);
-        else if (bn_ == 64) f(slab_kernel<T, LL, 64, H, FK>);
-        else f(slab_kernel<T, LL, 128, H, FK>);
+        constexpr int FK = decltype(fk)::value, MS = decltype(ms)::value;
+        if (bn_ == 32) f(slab_kernel<T, LL, 32, H, FK, MS>);
+        else if (bn_ == 64) f(slab_kernel<T, LL, 64, H, FK, MS>);
+        else f(slab_kernel<T, LL, 128, H, FK, MS>);
+      };
+      // Two strips a pair (ms_, slab_strips) only where the kernel has the H loop, FK as the batch's.
+      auto go = [&](auto hc, auto fk) {
+        if constexpr (sizeof(T) == 4 && decltype(hc)::value) {
+          if (ms_ == 2) return go1(hc, fk, std::integral_constant<int, 2>());
+        }
+        go1(hc, fk, std::integral_constant<int, 1>());
       };
       using K0 = std::integral_constant<int, 0>;
       if constexpr (sizeof(T) == 8) {
@@ -1201,7 +1237,7 @@ class Slab : public KernelMethod<T> {
   Pinned<int> apos_h_;
   SlabJob* jobs_ = nullptr;
   int* apos_ = nullptr;
-  int bn_ = 32, rows_ = 16, nct_ = 1;
+  int bn_ = 32, rows_ = 16, nct_ = 1, ms_ = 1;
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };
@@ -1371,7 +1407,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   if (tensor && h.max_k > kTilePanel && density >= 0.25 && h.nb > 8) {
     const SlabPlan sp = slab_plan(h, dev);
     if (sp.rows >= 32) {
-      const size_t bytes = slab_geom(h, sp.bn, sp.rows).bytes + 1024;
+      const size_t bytes = slab_geom(h, sp.bn, sp.rows, sp.ms).bytes + 1024;
       const int64_t per_sm = std::max<int64_t>(1, std::min<int64_t>(dev.max_threads_sm / kSlabThreads, int64_t(dev.smem_sm / bytes)));
       const int64_t blocks = slab_blocks(h, sp), wave = per_sm * dev.sms;
       if ((per_sm >= 2 && (h.nb <= 16 || (half && h.nb <= 64))) || blocks <= wave) {

@@ -45,9 +45,10 @@ struct SlabGeom {
   static constexpr int wpitch = 24;  // 16-bit column-major staging: 16 rows + 8, a column 48 bytes
   int mp, kp, apitch, bpitch;
   size_t b_off, w_off, bytes;
-  __host__ __device__ SlabGeom(int max_m, int max_k, int bn, bool row) {
+  // ms: strips a warp's pair (slab_kernel's MS); A's rows are zero-padded to whole pairs of strips.
+  __host__ __device__ SlabGeom(int max_m, int max_k, int bn, bool row, int ms = 1) {
     const int kq = sizeof(T) == 2 ? 16 : sizeof(T) == 8 && SPB_F64_MMA_K > 8 ? SPB_F64_MMA_K : 8;  // a multiple of TileMma<T>::K
-    mp = ((max_m < 1 ? 1 : max_m) + 15) / 16 * 16;
+    mp = ((max_m < 1 ? 1 : max_m) + 16 * ms - 1) / (16 * ms) * (16 * ms);
     kp = ((max_k < 1 ? 1 : max_k) + kq - 1) / kq * kq;
     apitch = kp + apad;
     bpitch = row ? bn + brow_pad : kp + bcol_pad;
@@ -80,8 +81,12 @@ struct alignas(16) SlabJob {
 // registers (3 blocks an SM) against m8n8k4's 64, and at k = 24-32 ran 1.04-1.12x slower; bounded to 64
 // it spilled 32 bytes and ran 1.03-1.10x slower at k >= 32 (docs/spmm-notes.md).
 // FK (f32): 1 where k is long, 3xTF32's small terms in an accumulator of their own (TileMma<float>).
-template <typename T, Layout L, int BN, bool H, int FK = 0>
-__global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
+// MS: 16-row strips a warp's pair (1 or 2; 2 for f32 only, slab_strips). With 2 a warp's tile is 32 x 32:
+// each B fragment and its 3xTF32 split serve two A fragments, and a k step has twice the independent
+// accumulators: 80 registers (3 blocks an SM; 4-byte spills), 125 with FK 1 (2 blocks); the strips of a
+// job are padded to an even count with zero rows.
+template <typename T, Layout L, int BN, bool H, int FK = 0, int MS = 1>
+__global__ void __launch_bounds__(kSlabThreads, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T) == 2 ? 6 : 0) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   using Op = TileMma<T, FK>;
@@ -91,7 +96,8 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
   constexpr int NT = kSlabWN / 8;
   static_assert(BN % kSlabWN == 0 && NT == 4, "a warp's pair is 4 n8 tiles");
   extern __shared__ __align__(128) unsigned char slab_smem[];
-  const SlabGeom<T> g(max_m, max_k, BN, row);
+  static_assert(MS == 1 || MS == 2, "one or two strips a pair");
+  const SlabGeom<T> g(max_m, max_k, BN, row, MS);
   T* As = reinterpret_cast<T*>(slab_smem);
   T* Bs = reinterpret_cast<T*>(slab_smem + g.b_off);
   const int ap = g.apitch, bp = g.bpitch;
@@ -164,7 +170,7 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
       const int q = q0 + tid + i * kSlabThreads;
       if (q < q1) { v[i] = __ldg(val + q); pos[i] = __ldg(apos + q); }
     }
-    const int n16 = (m + 15) / 16 * 16 * ap / V;  // this job's strips, whole rows of the pitch
+    const int n16 = (m + 16 * MS - 1) / (16 * MS) * (16 * MS) * ap / V;  // this job's strips (whole pairs), whole rows of the pitch
     for (int e = tid; e < n16; e += kSlabThreads) reinterpret_cast<VecT<T, V>*>(As)[e] = VecT<T, V>{};
     __syncthreads();
 #pragma unroll
@@ -177,12 +183,12 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
 
   // 3. Pairs (strip, column group) of the slab, a warp's in turn.
   const int warp = tid >> 5, lane = tid & 31, gq = lane >> 2, tq = lane & 3;
-  const int S = (m + 15) / 16, G = (wc + kSlabWN - 1) / kSlabWN;
+  const int S = (m + 16 * MS - 1) / (16 * MS), G = (wc + kSlabWN - 1) / kSlabWN;  // S: pairs of MS strips
   unsigned a_lane = 0, b_lane = 0;  // kPair: the lane's parts of its fragment addresses (TileMma16::a_lane)
   if constexpr (Op::kPair) a_lane = Op::a_lane(ap, lane), b_lane = Op::template b_lane<row>(bp, lane);
   const bool vecC2 = nb % 2 == 0;   // row-major f32 / f64: a lane's two columns are one aligned pair
   const bool vecC = row ? nb % V == 0 : mx % V == 0 && (Cc - C) % V == 0;
-  // Pair p is (strip p / G, group p % G); a warp's next pair is kSlabWarps on, its strip and group
+  // Pair p is (strips p / G, group p % G); a warp's next pair is kSlabWarps on, its strips and group
   // stepped without a division.
   const int ds = kSlabWarps / G, dc = kSlabWarps % G;
   int s = warp / G, cg = warp % G;
@@ -193,14 +199,16 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
   for (int p = warp; p < S * G; p += kSlabWarps, s += ds, cg += dc) {
     if (cg >= G) cg -= G, ++s;
     const int nt = min(NT, (wc - cg * kSlabWN + 7) / 8);  // n8 tiles with columns below nb (uniform over the warp)
-    const T* Aw = As + s * 16 * ap;
+    const T* Aw = As + s * MS * 16 * ap;
     const T* Bw = row ? Bs + cg * kSlabWN : Bs + cg * kSlabWN * bp;
-    A_t acc[NT][4], sm[NT][4];  // sm: f32's small terms (TileMma<float>::kSmallAcc)
+    A_t acc[MS][NT][4], sm[MS][NT][4];  // sm: f32's small terms (TileMma<float>::kSmallAcc)
 #pragma unroll
-    for (int j = 0; j < NT; ++j)
+    for (int u = 0; u < MS; ++u)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) acc[j][e] = sm[j][e] = A_t(0);
-    const unsigned a_at = a_at0 + unsigned(s * 16 * ap * int(sizeof(T))),
+      for (int j = 0; j < NT; ++j)
+#pragma unroll
+        for (int e = 0; e < 4; ++e) acc[u][j][e] = sm[u][j][e] = A_t(0);
+    const unsigned a_at = a_at0 + unsigned(s * MS * 16 * ap * int(sizeof(T))),
                    b_at = b_at0 + unsigned((row ? cg * kSlabWN : cg * kSlabWN * bp) * int(sizeof(T)));
     // One k step of the pair's n8 tiles, their count a compile-time constant (as in batched-tile: behind a
     // runtime bound each tile's loads and products waited on the last tile's).
@@ -208,24 +216,32 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
       constexpr int n = decltype(tiles)::value;
 #pragma unroll 2
       for (int i = 0, kk = 0; H ? i < nks : kk < kend; ++i, kk += Op::K) {
-        typename Op::A a;
+        typename Op::A a[MS];
         if constexpr (Op::kPair) {
-          Op::load_a(a_at + 2u * kk, a);
+#pragma unroll
+          for (int u = 0; u < MS; ++u) Op::load_a(a_at + unsigned(u * 16 * ap * int(sizeof(T))) + 2u * kk, a[u]);
 #pragma unroll
           for (int j = 0; j < n; j += 2) {
             typename Op::B b0, b1;
             Op::template load_b2<row>(b_at + Op::template b_at<row>(bp, j * 8, kk), b0, b1);
-            Op::mma(acc[j], a, b0);
-            if (j + 1 < n) Op::mma(acc[j + 1], a, b1);
+#pragma unroll
+            for (int u = 0; u < MS; ++u) {
+              Op::mma(acc[u][j], a[u], b0);
+              if (j + 1 < n) Op::mma(acc[u][j + 1], a[u], b1);
+            }
           }
         } else {
-          Op::load_a(Aw + kk, ap, gq, tq, a);
+#pragma unroll
+          for (int u = 0; u < MS; ++u) Op::load_a(Aw + u * 16 * ap + kk, ap, gq, tq, a[u]);
 #pragma unroll
           for (int j = 0; j < n; ++j) {
             typename Op::B b;
             Op::template load_b<row>(row ? Bw + kk * bp + j * 8 : Bw + j * 8 * bp + kk, bp, gq, tq, b);
-            if constexpr (Op::kSmallAcc) Op::mma(acc[j], sm[j], a, b);
-            else Op::mma(acc[j], a, b);
+#pragma unroll
+            for (int u = 0; u < MS; ++u) {
+              if constexpr (Op::kSmallAcc) Op::mma(acc[u][j], sm[u][j], a[u], b);
+              else Op::mma(acc[u][j], a[u], b);
+            }
           }
         }
       }
@@ -238,85 +254,93 @@ __global__ void __launch_bounds__(kSlabThreads, sizeof(T) == 2 ? 6 : 0) slab_ker
     }
     if constexpr (Op::kSmallAcc) {
 #pragma unroll
-      for (int j = 0; j < NT; ++j)
+      for (int u = 0; u < MS; ++u)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) acc[j][e] += sm[j][e];
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc[u][j][e] += sm[u][j][e];
     }
     const int cw = cg * kSlabWN;  // the pair's first column within the tile
-    T* const Crow = row && H ? Ci + int64_t(s * 16 + gq) * nb + j0 + cw : nullptr;  // row-major: the lane's row g of the pair
-    if constexpr (sizeof(T) == 2 && row) {
-      // 16-bit row-major: after a quad transpose lane tq holds n8 tile tq of its rows, 8 columns: one
-      // 16-byte store (batched-tile's path).
-      const int c = cw + 8 * tq;
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        uint32_t w[NT];
-#pragma unroll
-        for (int j = 0; j < NT; ++j) w[j] = pack16<T>(acc[j][2 * h], acc[j][2 * h + 1]);
-        quad_transpose(w, tq);
-        const int r = s * 16 + gq + 8 * h;
-        if (r >= m || tq >= nt) continue;
-        T* dst = Crow + (h ? int64_t(8) * nb : 0) + 8 * tq;
-        if (vecC && c + 8 <= wc) {
-          *reinterpret_cast<uint4*>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
-        } else {
-#pragma unroll
-          for (int x = 0; x < 8; ++x)
-            if (c + x < wc) {
-              const uint16_t b = uint16_t(w[x / 2] >> (16 * (x % 2)));
-              dst[x] = *reinterpret_cast<const T*>(&b);
-            }
-        }
-      }
-    } else if constexpr (sizeof(T) == 2) {
-      // 16-bit column-major: through the warp's staging (a column's 16 rows, 32 bytes), then a lane a
-      // column, two 16-byte stores where C's column is aligned.
-      T* Ws = reinterpret_cast<T*>(slab_smem + g.w_off) + warp * kSlabWN * SlabGeom<T>::wpitch;
-#pragma unroll
-      for (int j = 0; j < NT; ++j)
-#pragma unroll
-        for (int e = 0; e < 4; ++e) Ws[(j * 8 + 2 * tq + (e & 1)) * SlabGeom<T>::wpitch + gq + (e >> 1) * 8] = narrow<T>(acc[j][e]);
-      __syncwarp();
-      const int c = cw + lane;
-      if (c < wc) {
-        const T* src = Ws + lane * SlabGeom<T>::wpitch;
-        T* dst = Cc + int64_t(j0 + c) * mx + s * 16;
-        const int rows = min(16, m - s * 16);
-        if (vecC && rows == 16) {
-          reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-          reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-        } else {
-          for (int x = 0; x < rows; ++x) dst[x] = src[x];
-        }
-      }
-      __syncwarp();  // the next pair writes the staging again
-    } else {
-      // f32 / f64: C straight from the accumulators (a lane: two adjacent columns of rows g and g + 8; a
-      // quad's store covers 8 columns of a row (row-major), a warp's 8 consecutive rows of a column).
-#pragma unroll
-      for (int j = 0; j < NT; ++j) {
-        if (j >= nt) break;
-        const int c = cw + j * 8 + 2 * tq;
+    for (int u = 0; u < MS; ++u) {
+      const int st = s * MS + u;  // the strip
+      if (st * 16 >= m) break;    // a pair's padding strip (uniform over the warp)
+      const A_t (&ac)[NT][4] = acc[u];
+      T* const Crow = row && H ? Ci + int64_t(st * 16 + gq) * nb + j0 + cw : nullptr;  // row-major: the lane's row g of the strip
+      if constexpr (sizeof(T) == 2 && row) {
+        // 16-bit row-major: after a quad transpose lane tq holds n8 tile tq of its rows, 8 columns: one
+        // 16-byte store (batched-tile's path).
+        const int c = cw + 8 * tq;
 #pragma unroll
         for (int h = 0; h < 2; ++h) {
-          const int r = s * 16 + gq + 8 * h;
-          if (r >= m || c >= wc) continue;
-          const T v0 = narrow<T>(acc[j][2 * h]), v1 = narrow<T>(acc[j][2 * h + 1]);
-          if (row) {
-            T* dst = H ? Crow + (h ? int64_t(8) * nb : 0) + j * 8 + 2 * tq : Ci + int64_t(r) * nb + j0 + c;
-            if (vecC2 && c + 1 < wc) {
-              VecT<T, 2> o;
-              o.x[0] = v0;
-              o.x[1] = v1;
-              *reinterpret_cast<VecT<T, 2>*>(dst) = o;
-            } else {
-              dst[0] = v0;
-              if (c + 1 < wc) dst[1] = v1;
-            }
+          uint32_t w[NT];
+#pragma unroll
+          for (int j = 0; j < NT; ++j) w[j] = pack16<T>(ac[j][2 * h], ac[j][2 * h + 1]);
+          quad_transpose(w, tq);
+          const int r = st * 16 + gq + 8 * h;
+          if (r >= m || tq >= nt) continue;
+          T* dst = Crow + (h ? int64_t(8) * nb : 0) + 8 * tq;
+          if (vecC && c + 8 <= wc) {
+            *reinterpret_cast<uint4*>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
           } else {
-            T* dst = Cc + int64_t(j0 + c) * mx + r;
-            dst[0] = v0;
-            if (c + 1 < wc) dst[mx] = v1;
+#pragma unroll
+            for (int x = 0; x < 8; ++x)
+              if (c + x < wc) {
+                const uint16_t b = uint16_t(w[x / 2] >> (16 * (x % 2)));
+                dst[x] = *reinterpret_cast<const T*>(&b);
+              }
+          }
+        }
+      } else if constexpr (sizeof(T) == 2) {
+        // 16-bit column-major: through the warp's staging (a column's 16 rows, 32 bytes), then a lane a
+        // column, two 16-byte stores where C's column is aligned.
+        T* Ws = reinterpret_cast<T*>(slab_smem + g.w_off) + warp * kSlabWN * SlabGeom<T>::wpitch;
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) Ws[(j * 8 + 2 * tq + (e & 1)) * SlabGeom<T>::wpitch + gq + (e >> 1) * 8] = narrow<T>(ac[j][e]);
+        __syncwarp();
+        const int c = cw + lane;
+        if (c < wc) {
+          const T* src = Ws + lane * SlabGeom<T>::wpitch;
+          T* dst = Cc + int64_t(j0 + c) * mx + st * 16;
+          const int rows = min(16, m - st * 16);
+          if (vecC && rows == 16) {
+            reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
+            reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
+          } else {
+            for (int x = 0; x < rows; ++x) dst[x] = src[x];
+          }
+        }
+        __syncwarp();  // the next pair writes the staging again
+      } else {
+        // f32 / f64: C straight from the accumulators (a lane: two adjacent columns of rows g and g + 8; a
+        // quad's store covers 8 columns of a row (row-major), a warp's 8 consecutive rows of a column).
+#pragma unroll
+        for (int j = 0; j < NT; ++j) {
+          if (j >= nt) break;
+          const int c = cw + j * 8 + 2 * tq;
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int r = st * 16 + gq + 8 * h;
+            if (r >= m || c >= wc) continue;
+            const T v0 = narrow<T>(ac[j][2 * h]), v1 = narrow<T>(ac[j][2 * h + 1]);
+            if (row) {
+              T* dst = H ? Crow + (h ? int64_t(8) * nb : 0) + j * 8 + 2 * tq : Ci + int64_t(r) * nb + j0 + c;
+              if (vecC2 && c + 1 < wc) {
+                VecT<T, 2> o;
+                o.x[0] = v0;
+                o.x[1] = v1;
+                *reinterpret_cast<VecT<T, 2>*>(dst) = o;
+              } else {
+                dst[0] = v0;
+                if (c + 1 < wc) dst[1] = v1;
+              }
+            } else {
+              T* dst = Cc + int64_t(j0 + c) * mx + r;
+              dst[0] = v0;
+              if (c + 1 < wc) dst[mx] = v1;
+            }
           }
         }
       }

@@ -86,6 +86,11 @@ tests_phase() {
   # f32 batched-slab with k >= 96: 3xTF32's small terms in an accumulator of their own (FK 1)
   into=sanitizers step san-spmm-slab-sacc-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70,130 --precision f32 --methods batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slab-sacc-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70 --precision f32 --layout col --methods batched-slab --mode kernel --warmup 0 --samples 1
+  # f32 batched-slab with two 16-row strips a warp's pair (as planned: dims 90-128, small terms apart, a padding strip; dim 64)
+  sb gen --batch 12 --dim 90:128 --nnz-row 20:60 --seed 29 -o /tmp/ms2.spb >/dev/null
+  into=sanitizers step san-spmm-slab-ms2-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/ms2.spb --nb 70,130 --precision f32 --methods batched-slab --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slab-ms2-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/ms2.spb --nb 130 --precision f32 --layout col --methods batched-slab --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slab-ms2-d64-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 128,200 --precision f32 --layout col --methods batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slices32-memcheck env SPB_SPMM_SLAB_ROWS=32 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70 --precision f64 --methods batched-slab --mode kernel --warmup 0 --samples 1
   # batched-tile's split k forced to 3 on A_i wider than a panel: the partial sums and the last block's adds
   into=sanitizers step san-spmm-tilesplit-memcheck env SPB_SPMM_TILE_SPLIT=3 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 9,70 --precision f32 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
