@@ -3,7 +3,7 @@
 import type { BenchSink } from '../bench/api.js';
 import { plainProgress } from '../progress/event.js';
 import {
-  caseHeader, samplingText, showsSampling, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, methodLabel, orderResults, reasonText, speedupVsPeer, statusText,
+  caseHeader, samplingText, showsSampling, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSpreadUs, fmtUs, hasSpeed, methodLabel, orderResults, reasonText, sameKernelNotes, speedupVsPeer, statusText,
 } from './present.js';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import type { ExplainLine } from '../native/protocol.js';
@@ -28,6 +28,7 @@ export function renderCasePlain(c: CaseResult, meta: Meta): string {
     if (showsSampling(c.results)) parts.push(`samples ${samplingText(r)}`);
     lines.push(`${lead}  ${parts.join('  ')}`);
   }
+  for (const n of sameKernelNotes(c.results)) lines.push(`  note: ${n}`);
   return lines.join('\n');
 }
 

@@ -36,6 +36,36 @@ export function methodLabel(r: MethodResult): string {
   return typeof choice === 'string' && choice ? `${r.method} → ${choice}` : r.method;
 }
 
+// Info fields that say how a result was timed or chosen, not which kernel and plan ran.
+const TIMING_INFO = new Set(['choice', 'rule', 'reps_per_sample', 'calls_per_graph']);
+/** Two timings of one kernel and plan further apart than this (slower / faster) are a disturbed measurement. */
+export const SAME_KERNEL_GAP = 1.2;
+
+/**
+ * `auto` runs the kernel of the method it chose (info.choice); where that method ran in the same case with the
+ * same plan (every info field but the timing ones equal), the case timed one kernel twice. Apart by more than
+ * SAME_KERNEL_GAP, one of the two figures was disturbed (seen on an H100: 3.10 against 2.01 µs over all 20
+ * samples of each, at full clocks), and so may be the case's other figures: one line for each such pair.
+ */
+export function sameKernelNotes(results: readonly MethodResult[]): string[] {
+  const notes: string[] = [];
+  for (const r of results) {
+    const choice = r.info?.choice;
+    if (typeof choice !== 'string' || !hasSpeed(r)) continue;
+    const other = results.find((x) => x !== r && x.method === choice);
+    if (!other || !hasSpeed(other) || r.median_ms <= 0 || other.median_ms <= 0) continue;
+    const plan = (x: MethodResult) => JSON.stringify(Object.entries(x.info ?? {}).filter(([k]) => !TIMING_INFO.has(k)).sort(([a], [b]) => a.localeCompare(b)));
+    if (plan(r) !== plan(other)) continue;
+    const gap = Math.max(r.median_ms, other.median_ms) / Math.min(r.median_ms, other.median_ms);
+    if (gap <= SAME_KERNEL_GAP) continue;
+    notes.push(
+      `${r.method} ran ${choice}'s kernel and plan in ${fmtUs(r.median_ms)} µs, ${choice} in ${fmtUs(other.median_ms)} µs (${fmtRatio(gap)} apart): ` +
+        'one of the two timings was disturbed; rerun the case before reading its figures',
+    );
+  }
+  return notes;
+}
+
 /** The status word of a result in every table ("–" where the method did not run). */
 /** Whether a case's tables get the sampling column: some method sampled with --samples auto or ran throttled. */
 export function showsSampling(results: MethodResult[]): boolean {

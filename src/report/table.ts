@@ -3,7 +3,7 @@
 import Table from 'cli-table3';
 import type { CaseResult, ResultFile } from '../results/schema.js';
 import {
-  caseHeader, samplingText, showsSampling, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSig, fmtSpreadUs, fmtUs, hasSpeed, methodLabel, orderResults, reasonText, speedupVsPeer, statusText,
+  caseHeader, samplingText, showsSampling, fastestPeer, fmtBytes, fmtRatio, fmtRate, fmtSig, fmtSpreadUs, fmtUs, hasSpeed, methodLabel, orderResults, reasonText, sameKernelNotes, speedupVsPeer, statusText,
 } from './present.js';
 
 type Meta = Pick<ResultFile, 'backend' | 'device' | 'env'>;
@@ -33,7 +33,8 @@ export function renderCaseTable(c: CaseResult, meta: Meta): string {
     if (withBreakdown) row.push(Object.entries(r.breakdown_ms ?? {}).map(([k, v]) => `${k} ${fmtSig(v)}`).join(', '));
     table.push(row);
   }
-  return `${c.label}\n${caseHeader(c, meta)}\n${table.toString()}`;
+  const notes = sameKernelNotes(c.results).map((n) => `\nnote: ${n}`).join('');
+  return `${c.label}\n${caseHeader(c, meta)}\n${table.toString()}${notes}`;
 }
 
 export function renderTables(file: ResultFile): string {
