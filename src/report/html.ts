@@ -4,6 +4,7 @@ import { type Figure, environmentLine } from './model.js';
 import { figureRows } from './rows.js';
 import { figureNote } from './markdown.js';
 import { sameKernelNotes } from './present.js';
+import { summaryLines } from './summary.js';
 import { chartsFor } from './plots.js';
 import { escapeXml as esc } from '../util/xml.js';
 
@@ -47,8 +48,12 @@ export function renderHtml(file: ResultFile, figures: Figure[]): string {
 <body>
 <h1>spbench results</h1>
 <p class="meta">${esc(environmentLine(file))}<br>Backend: ${esc(file.backend)}; command: <code>${esc(file.command.join(' '))}</code></p>
-${sections.join('\n') || '<p>The file has no cases.</p>'}
+${summaryHtml(file)}${sections.join('\n') || '<p>The file has no cases.</p>'}
 </body>
 </html>
 `;
+}
+
+function summaryHtml(file: ResultFile): string {
+  return summaryLines(file.cases).map((line) => `<p class="summary">${esc(line.replace(/`/g, ''))}</p>\n`).join('');
 }

@@ -3,6 +3,7 @@ import type { ResultFile } from '../results/schema.js';
 import { type Figure, environmentLine } from './model.js';
 import { figureRows } from './rows.js';
 import { sameKernelNotes } from './present.js';
+import { summaryLines } from './summary.js';
 
 export function mdCell(s: string): string {
   return s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -29,6 +30,7 @@ export function figureTable(f: Figure): string {
 
 export function renderMarkdown(file: ResultFile, figures: Figure[]): string {
   const out = [`# spbench results`, '', `${environmentLine(file)}`, '', `Backend: ${file.backend}; command: \`${file.command.join(' ')}\``, ''];
+  for (const line of summaryLines(file.cases)) out.push(line, '');
   for (const f of figures) {
     out.push(`## ${f.title}`, '', figureTable(f), '', `_${figureNote(f)}_`, '');
     const checks = f.cases.flatMap((c) => sameKernelNotes(c.results).map((n) => `* ${mdCell(c.label)}: ${mdCell(n)}`));
