@@ -208,3 +208,25 @@ test('duplicate case ids in a file are an input error', async () => {
   const dup = { ...base, cases: [base.cases[0], base.cases[0]] };
   await assert.rejects(compareResults(dup, base, OPTS, { base: 'dup.json', new: 'b.json' }), /dup\.json: case id .* appears twice/);
 });
+
+test("a regression in a case whose new run timed one kernel twice far apart (auto and its choice) says so; the verdict stands", async () => {
+  const next = rng(7);
+  const plan = { cols_per_thread: 2 };
+  const mk = (csr: number, autoMed: number) =>
+    resultFile([
+      oneCase([], {
+        results: [
+          method('batched-csr', 'ours', jittered(next, csr, 0.01, 30), { info: { ...plan, calls_per_graph: 5 } }),
+          method('auto', 'ours', jittered(next, autoMed, 0.01, 30), { info: { ...plan, calls_per_graph: 3, choice: 'batched-csr' } }),
+        ],
+      }),
+    ]);
+  const r = await compareResults(mk(1.0, 1.0), mk(1.5, 1.0), OPTS);
+  const csr = r.pairs.find((p) => p.method === 'batched-csr')!;
+  assert.equal(csr.verdict, 'regression');
+  assert.match(csr.note ?? '', /new run: auto ran batched-csr's kernel and plan .* apart\): one of the two timings was disturbed/);
+  assert.equal(r.exitCode, 1);
+  // both runs agree with themselves: no such note
+  const clean = await compareResults(mk(1.0, 1.0), mk(1.5, 1.5), OPTS);
+  assert.ok(clean.pairs.every((p) => !/disturbed/.test(p.note ?? '')));
+});

@@ -11,6 +11,7 @@
 import type { CaseResult, MethodResult, ResultFile } from '../results/schema.js';
 import { EXIT, UserError } from '../util/errors.js';
 import { bootstrapRatioCI, hashSeed, mannWhitney, median, runSpread, welchLog } from '../stats.js';
+import { sameKernelNotes } from '../report/present.js';
 
 export const VERDICTS = ['regression', 'failed', 'throttled', 'improvement', 'noise', 'unchanged', 'missing-base', 'missing-new', 'skipped'] as const;
 export type Verdict = (typeof VERDICTS)[number];
@@ -240,6 +241,8 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
     const peerFactor = o.normalizeByPeers && peers.length ? geoMean(peers) : null;
     const d = caseDrift(id, sides, o.threshold);
     if (d) drift.push(d);
+    // a run that timed one kernel twice far apart (report's timing checks): its other figures may be off too
+    const disturbed = [...(bc ? sameKernelNotes(bc.results).map((n) => `base run: ${n}`) : []), ...(nc ? sameKernelNotes(nc.results).map((n) => `new run: ${n}`) : [])];
     methods.forEach((m, i) => {
       const [b, n] = sides[i];
       const pair = throttledInstead(judge(id, label, m, b, n, o, peerFactor), n);
@@ -247,6 +250,7 @@ export async function compareResults(base: ResultFile, next: ResultFile, options
       if (!nc) pair.note = 'case not in the new file';
       if (d && pair.ratio !== null) pair.note = [pair.note, `machine drift: all ${d.methods} methods of the case, peers included, moved ×${d.factor.toFixed(3)}`].filter(Boolean).join('; ');
       if (o.normalizeByPeers && !peers.length && pair.ratio !== null) pair.note = [pair.note, 'no verified peer in this case to normalize by'].filter(Boolean).join('; ');
+      if (disturbed.length && pair.ratio !== null && pair.verdict !== 'unchanged') pair.note = [pair.note, ...disturbed].filter(Boolean).join('; ');
       pairs.push(pair);
     });
   }
