@@ -5,6 +5,7 @@
 #include <cuda_runtime.h>
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -90,12 +91,20 @@ struct Pinned {
   T* p = nullptr;
   size_t n = 0;
   Pinned() = default;
+#ifdef SPB_PLAN_CHECK  // the host-only planner check (cuda/check/plan_check.cu) runs where no GPU is: plain heap memory
+  explicit Pinned(size_t count) : n(count) { p = static_cast<T*>(std::malloc(std::max<size_t>(n, 1) * sizeof(T))); }
+#else
   explicit Pinned(size_t count) : n(count) { CUDA_CHECK(cudaMallocHost(&p, std::max<size_t>(n, 1) * sizeof(T))); }
+#endif
   Pinned(const Pinned&) = delete;
   Pinned& operator=(const Pinned&) = delete;
   Pinned(Pinned&& o) noexcept : p(o.p), n(o.n) { o.p = nullptr; o.n = 0; }
   Pinned& operator=(Pinned&& o) noexcept { std::swap(p, o.p); std::swap(n, o.n); return *this; }
+#ifdef SPB_PLAN_CHECK
+  ~Pinned() { std::free(p); }
+#else
   ~Pinned() { if (p) cudaFreeHost(p); }
+#endif
   T& operator[](size_t i) { return p[i]; }
   const T& operator[](size_t i) const { return p[i]; }
   size_t bytes() const { return n * sizeof(T); }
