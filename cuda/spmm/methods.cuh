@@ -1057,7 +1057,7 @@ inline bool slab_fits(const HostBatch<T>& h, const DeviceInfo& dev) {
 struct SlabPlan {
   int bn = 32, rows = 0;
   bool sliced = false;  // rows fewer than the largest A_i's (rounded to 16-row strips)
-  int ms = 1;           // strips a warp's pair (slab_strips)
+  int ms = 1;           // strips a warp's pair (slab_plan)
 };
 // Blocks of a plan: slices of every A_i x column tiles.
 template <typename T>
@@ -1215,7 +1215,7 @@ class Slab : public KernelMethod<T> {
         else if (bn_ == 64) f(slab_kernel<T, LL, 64, H, FK, MS>);
         else f(slab_kernel<T, LL, 128, H, FK, MS>);
       };
-      // Two strips a pair (ms_, slab_strips) only where the kernel has the H loop, FK as the batch's.
+      // Two strips a pair (ms_, slab_plan) only where the kernel has the H loop, FK as the batch's.
       auto go = [&](auto hc, auto fk) {
         if constexpr (sizeof(T) == 4 && decltype(hc)::value) {
           if (ms_ == 2) return go1(hc, fk, std::integral_constant<int, 2>());

@@ -81,7 +81,7 @@ struct alignas(16) SlabJob {
 // registers (3 blocks an SM) against m8n8k4's 64, and at k = 24-32 ran 1.04-1.12x slower; bounded to 64
 // it spilled 32 bytes and ran 1.03-1.10x slower at k >= 32 (docs/spmm-notes.md).
 // FK (f32): 1 where k is long, 3xTF32's small terms in an accumulator of their own (TileMma<float>).
-// MS: 16-row strips a warp's pair (1 or 2; 2 for f32 only, slab_strips). With 2 a warp's tile is 32 x 32:
+// MS: 16-row strips a warp's pair (1 or 2; 2 for f32 only, slab_plan). With 2 a warp's tile is 32 x 32:
 // each B fragment and its 3xTF32 split serve two A fragments, and a k step has twice the independent
 // accumulators: 80 registers (3 blocks an SM; 4-byte spills), 125 with FK 1 (2 blocks); the strips of a
 // job are padded to an even count with zero rows.

@@ -3,7 +3,7 @@ import type { ResultFile } from '../results/schema.js';
 import { type Figure, environmentLine } from './model.js';
 import { figureRows } from './rows.js';
 import { figureNote } from './markdown.js';
-import { sameKernelNotes } from './present.js';
+import { timingCheckLines } from './present.js';
 import { summaryLines } from './summary.js';
 import { chartsFor } from './plots.js';
 import { escapeXml as esc } from '../util/xml.js';
@@ -33,7 +33,7 @@ function figureHtmlTable(f: Figure): string {
 export function renderHtml(file: ResultFile, figures: Figure[]): string {
   const sections = figures.map((f) => {
     const charts = chartsFor(f).map((c) => `<figure>${c.svg}</figure>`).join('\n');
-    const checks = f.cases.flatMap((c) => sameKernelNotes(c.results).map((n) => `<li>${esc(c.label)}: ${esc(n)}</li>`));
+    const checks = timingCheckLines(f.cases).map((l) => `<li>${esc(l)}</li>`);
     const timing = checks.length ? `\n<p class="note">Timing checks:</p>\n<ul>\n${checks.join('\n')}\n</ul>` : '';
     return `<section>\n<h2>${esc(f.title)}</h2>\n${charts}\n${figureHtmlTable(f)}\n<p class="note">${esc(figureNote(f))}</p>${timing}\n</section>`;
   });

@@ -2,7 +2,7 @@
 import type { ResultFile } from '../results/schema.js';
 import { type Figure, environmentLine } from './model.js';
 import { figureRows } from './rows.js';
-import { sameKernelNotes } from './present.js';
+import { timingCheckLines } from './present.js';
 import { summaryLines } from './summary.js';
 
 export function mdCell(s: string): string {
@@ -33,7 +33,7 @@ export function renderMarkdown(file: ResultFile, figures: Figure[]): string {
   for (const line of summaryLines(file.cases)) out.push(line, '');
   for (const f of figures) {
     out.push(`## ${f.title}`, '', figureTable(f), '', `_${figureNote(f)}_`, '');
-    const checks = f.cases.flatMap((c) => sameKernelNotes(c.results).map((n) => `* ${mdCell(c.label)}: ${mdCell(n)}`));
+    const checks = timingCheckLines(f.cases).map((l) => `* ${mdCell(l)}`);
     if (checks.length) out.push('Timing checks:', '', ...checks, '');
   }
   if (!figures.length) out.push('_The file has no cases._', '');

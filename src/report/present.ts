@@ -17,11 +17,16 @@ export function hasSpeed(r: MethodResult): r is MethodResult & { median_ms: numb
   return r.status === 'ok' && r.median_ms !== null;
 }
 
+/** The fastest of the results that have a speed, if any. */
+export function fastest(results: readonly (MethodResult | undefined)[]): (MethodResult & { median_ms: number }) | null {
+  let best: (MethodResult & { median_ms: number }) | null = null;
+  for (const r of results) if (r && hasSpeed(r) && (!best || r.median_ms < best.median_ms)) best = r;
+  return best;
+}
+
 /** The fastest verified method of the "peer" family (cuSPARSE, cuBLAS, ...), if any; what speedups are measured against. */
 export function fastestPeer(results: readonly (MethodResult | undefined)[]): (MethodResult & { median_ms: number }) | null {
-  let best: (MethodResult & { median_ms: number }) | null = null;
-  for (const r of results) if (r && r.family === 'peer' && hasSpeed(r) && (!best || r.median_ms < best.median_ms)) best = r;
-  return best;
+  return fastest(results.filter((r) => r?.family === 'peer'));
 }
 
 /** How many times faster than the fastest peer (> 1 is faster); null without a speed or a peer. */
@@ -64,6 +69,11 @@ export function sameKernelNotes(results: readonly MethodResult[]): string[] {
     );
   }
   return notes;
+}
+
+/** The timing-check notes of several cases, each led by its case's label (the reports' list under a figure). */
+export function timingCheckLines(cases: readonly CaseResult[]): string[] {
+  return cases.flatMap((c) => sameKernelNotes(c.results).map((n) => `${c.label}: ${n}`));
 }
 
 /** The status word of a result in every table ("–" where the method did not run). */

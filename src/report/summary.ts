@@ -1,8 +1,8 @@
 // The headline of a result file whose cases ran our methods beside the peers: in how many cases the best
 // of ours beats the fastest peer, the geometric mean of that ratio, and how close `auto` (the planner's pick)
 // comes to the best of ours. What the README quotes for a suite; computed from the file, not typed by hand.
-import type { CaseResult, MethodResult } from '../results/schema.js';
-import { hasSpeed } from './present.js';
+import type { CaseResult } from '../results/schema.js';
+import { fastest } from './present.js';
 
 /** `auto` counts as a good pick within this factor of the best of ours. */
 export const AUTO_WITHIN = 1.1;
@@ -19,9 +19,6 @@ export interface OursVsPeers {
   /** Of those, where auto's median is within AUTO_WITHIN of the best of ours. */
   autoWithin: number;
 }
-
-type Timed = MethodResult & { median_ms: number };
-const fastest = (rs: MethodResult[]): Timed | null => rs.filter(hasSpeed).reduce<Timed | null>((b, r) => (!b || r.median_ms < b.median_ms ? r : b), null);
 
 /** Null where no case has both a figure of ours and one of a peer (a CPU file, a peers-only run). */
 export function oursVsPeers(cases: readonly CaseResult[]): OursVsPeers | null {
