@@ -1447,17 +1447,29 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // "batched-slab"): unseen-sweep's such cells 0.61-0.90x tile's time (d80, 40 a row, nb 32: 11.1 against
   // 18.0 us; batch 8000 of d40; f64 d48; 16-bit d80), and 16-bit nb 256 d64 0.94x; where the padding is
   // the same (d32, d64) f32 / f64 tied within 0.91-1.05x and 16-bit nb 16 lost 1.11-1.13x. Not column-major:
-  // there slab won and lost by up to 1.66x (col-f16 d64, 3 a row, nb 256: 45.3 against 27.3).
+  // there slab won and lost by up to 1.66x (col-f16 d64, 3 a row, nb 256: 45.3 against 27.3). And f32 where
+  // slab plans two strips a warp (slab_plan's ms) and its blocks (matrices x column tiles) are at least half
+  // the SMs: on 20 such cells written before this clause (d64-d128, batch 30-2000, nb 128-512; H100, graph
+  // mode; docs/spmm-notes.md "rule 7: two strips, half the SMs"), slab took 0.78-0.95x tile's time in 11
+  // (batch 60 of d128, 64 a row, nb 256: 14.3 against 18.4 us), 0.98-1.02x in 5 and 1.06-1.12x in 4 (batch
+  // 40 of d96, 48 a row, nb 256: 10.2 against 9.1, 80 blocks); below half the SMs it lost in 3 of 3, by up
+  // to 1.25x (batch 45 of d96, nb 128: 10.0 against 8.0).
   const bool tile_row = tile && h.max_m > 16 && density >= (half ? 0.25 : 0.375) && (h.nb >= (half ? 16 : 32) || row_len >= 32);
   if (tile_row && slab_fits(h, dev)) {
     const int kq = half ? 16 : 8;
     const double tile_work = tile_padded_products(h, tile_bm);
     double slab_work = 0;
     for (int i = 0; i < h.batch; ++i) slab_work += double(ceil_div(h.m[i], 16)) * 16 * (double(ceil_div(h.k[i], kq)) * kq);
-    if (tile_work >= 1.1 * slab_work || (half && h.nb >= 64)) {
+    bool two = false;
+    if (sizeof(T) == 4) {
+      const SlabPlan sp = slab_plan(h, dev);
+      two = sp.ms == 2 && 2 * slab_blocks(h, sp) >= dev.sms;
+    }
+    if (tile_work >= 1.1 * slab_work || (half && h.nb >= 64) || two) {
       char w[120];
       std::snprintf(w, sizeof w, "batched-tile pads the A_i to %.2fx batched-slab's products", slab_work > 0 ? tile_work / slab_work : 1.0);
-      return {"batched-slab", std::string("row-major where rule 8 holds, ") + (tile_work >= 1.1 * slab_work ? w : "16-bit, nb >= 64") +
+      return {"batched-slab", std::string("row-major where rule 8 holds, ") +
+                                  (tile_work >= 1.1 * slab_work ? w : half ? "16-bit, nb >= 64" : "f32 with two 16-row strips a warp and blocks for half the SMs") +
                                   ": all of A_i times a B_i column tile at once, tensor cores" + why};
     }
   }
@@ -1519,7 +1531,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
           {"5", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"6", "column-major B and C", "batched-col"},
-          {"7", "row-major where rule 8 holds, the largest A_i dense and a column tile of B_i (32, 64 or 128 columns, fewer while two blocks an SM do not fit) fit a block's shared memory, and either batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x the products batched-slab runs (16-row strips, k rounded to 16 or 8), or 16-bit with nb >= 64", "batched-slab"},
+          {"7", "row-major where rule 8 holds, the largest A_i dense and a column tile of B_i (32, 64 or 128 columns, fewer while two blocks an SM do not fit) fit a block's shared memory, and either batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x the products batched-slab runs (16-row strips, k rounded to 16 or 8), or 16-bit with nb >= 64, or f32 where batched-slab plans two 16-row strips a warp (k >= 64, all of A_i a block, at least as many 32 x 32 warp tiles as warps) and its blocks (matrices x column tiles) are at least half the SMs", "batched-slab"},
           {"8", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
           {"9", "k <= 128, m > 16, f32 or f64, density >= 1/4, >= 16 nonzeros a row on average (f64: 8), nb >= 32 (f64: 16), the largest A_i dense and a column tile of B_i fit two blocks an SM, and the batch's matrices x column tiles are at least twice the SMs, tensor cores (sm_80+)", "batched-slab"},
           {"10", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
