@@ -1484,12 +1484,18 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // nb 96, d48 nb 16): 0.73-0.84x csr-flat's time. Left out, as measured: fewer blocks (batch 150 of d56,
   // nb 64: csr-flat 4.3 against 5.3), f32 rows of 8-12 (d28 8 a row nb 64: 8.3 against 11.7; d40 12 a
   // row nb 32: 11.4 against 13.1), f32 below nb 32, one block an SM (f64 d120 nb 128: 82 against 104).
+  // f64 also from density 1/8 where slab's column tile is 64 or 128 columns (or nb <= 32): on 7 such cells
+  // (density 0.125-0.21, rows of 8-12; docs/spmm-notes.md "Rule 9: f64 from density 1/8") slab took 0.76-0.91x
+  // csr-flat's time in 6 (d56, 10 a row, nb 512: 162.7 against 213.2 us) and 1.05x in one (batch 2000 of d40,
+  // 8 a row, nb 32), 0.83-1.00x tile's; where two blocks an SM cut its tile to 32 columns it lost to tile
+  // 1.25x (d96, 16 a row, nb 128: 123.6 against 98.7).
   const bool f64 = sizeof(T) == 8;
-  if (tile && !half && h.max_m > 16 && density >= 0.25 && row_len >= (f64 ? 8 : 16) && h.nb >= (f64 ? 16 : 32)) {
+  if (tile && !half && h.max_m > 16 && density >= (f64 ? 0.125 : 0.25) && row_len >= (f64 ? 8 : 16) && h.nb >= (f64 ? 16 : 32)) {
     const int bn = slab_cols_for(h, dev);
-    if (slab_geom(h, bn).bytes <= dev.budget_for(2) && int64_t(h.batch) * ceil_div(h.nb, bn) >= 2 * int64_t(dev.sms))
-      return {"batched-slab", std::string("row-major, k <= 128, m > 16, f32 / f64, density >= 1/4, rows of >= ") + (f64 ? "8" : "16") +
-                                  " on average, nb >= " + (f64 ? "16" : "32") +
+    const bool wide = density >= 0.25 || bn >= 64 || h.nb <= 32;
+    if (wide && slab_geom(h, bn).bytes <= dev.budget_for(2) && int64_t(h.batch) * ceil_div(h.nb, bn) >= 2 * int64_t(dev.sms))
+      return {"batched-slab", std::string("row-major, k <= 128, m > 16, f32 / f64, density >= ") + (f64 ? "1/8 (below 1/4: a column tile of >= 64, or nb <= 32)" : "1/4") +
+                                  ", rows of >= " + (f64 ? "8" : "16") + " on average, nb >= " + (f64 ? "16" : "32") +
                                   ", two blocks an SM fit and the matrices x column tiles are at least twice the SMs: all of A_i times a B_i column tile at once, tensor cores" + why};
   }
   if (tile_bm && !tile && density >= 0.375 && h.nb >= 32)
@@ -1533,7 +1539,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"6", "column-major B and C", "batched-col"},
           {"7", "row-major where rule 8 holds, the largest A_i dense and a column tile of B_i (32, 64 or 128 columns, fewer while two blocks an SM do not fit) fit a block's shared memory, and either batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x the products batched-slab runs (16-row strips, k rounded to 16 or 8), or 16-bit with nb >= 64, or f32 where batched-slab plans two 16-row strips a warp (k >= 64, all of A_i a block, at least as many 32 x 32 warp tiles as warps) and its blocks (matrices x column tiles) are at least half the SMs", "batched-slab"},
           {"8", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
-          {"9", "k <= 128, m > 16, f32 or f64, density >= 1/4, >= 16 nonzeros a row on average (f64: 8), nb >= 32 (f64: 16), the largest A_i dense and a column tile of B_i fit two blocks an SM, and the batch's matrices x column tiles are at least twice the SMs, tensor cores (sm_80+)", "batched-slab"},
+          {"9", "k <= 128, m > 16, f32 or f64, density >= 1/4 (f64: 1/8, below 1/4 where the column tile is 64 or 128 columns or nb <= 32), >= 16 nonzeros a row on average (f64: 8), nb >= 32 (f64: 16), the largest A_i dense and a column tile of B_i fit two blocks an SM, and the batch's matrices x column tiles are at least twice the SMs, tensor cores (sm_80+)", "batched-slab"},
           {"10", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
           {"11", "nb <= 8, >= 16 nonzeros a row on average, not f64", "batched-split"},
           {"12", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
