@@ -1,5 +1,6 @@
 // A transpose of 4 x 4 words within each quad of a warp (lanes 4g .. 4g + 3), by shuffles: batched-tile's
-// 16-bit row-major C, where lane t holds a word of each of 4 n8 tiles and wants tile t's 8 columns.
+// and batched-slab's 16-bit row-major C, where lane t holds a word of each of 4 n8 tiles and wants tile t's
+// 8 columns (then stored by store_row8).
 #pragma once
 #include <cstdint>
 

@@ -15,9 +15,10 @@
 // (TileMma: 3xTF32, DMMA, or 16-bit with f32 sums) and its store. So B_i is read once per column
 // tile for all rows, and the only per-block overhead is the fill and one barrier; the blocks an SM
 // holds at once (4-8) overlap each other's copies with their products.
-// The k step and the C stores repeat batched-tile's: made one set of shared functions, they changed
+// The k step and the f32 / f64 C stores repeat batched-tile's: made one set of shared functions, they changed
 // ptxas's allocation of tile's measured kernels (registers moved in 40 of 48, spills appeared in 8), so
-// they stay apart until a GPU A/B can weigh that (docs/spmm-notes.md, "batched-slab").
+// they stay apart until a GPU A/B can weigh that (docs/spmm-notes.md, "batched-slab"). The 16-bit row-major
+// store is one function of both (store_row8; the driver's sm_90 cubin byte-identical with and without it).
 #pragma once
 #include <cstdint>
 #include "tile.cuh"
@@ -279,17 +280,7 @@ __global__ void __launch_bounds__(kSlabThreads, MS == 2 ? (FK == 1 ? 2 : 3) : si
           quad_transpose(w, tq);
           const int r = st * 16 + gq + 8 * h;
           if (r >= m || tq >= nt) continue;
-          T* dst = Crow + (h ? int64_t(8) * nb : 0) + 8 * tq;
-          if (vecC && c + 8 <= wc) {
-            *reinterpret_cast<uint4*>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
-          } else {
-#pragma unroll
-            for (int x = 0; x < 8; ++x)
-              if (c + x < wc) {
-                const uint16_t b = uint16_t(w[x / 2] >> (16 * (x % 2)));
-                dst[x] = *reinterpret_cast<const T*>(&b);
-              }
-          }
+          store_row8<T>(Crow + (h ? int64_t(8) * nb : 0) + 8 * tq, w, vecC, c, wc);
         }
       } else if constexpr (sizeof(T) == 2) {
         // 16-bit column-major: through the warp's staging (a column's 16 rows, 32 bytes), then a lane a

@@ -270,6 +270,23 @@ __device__ __forceinline__ uint32_t pack16(float a, float b) {
   return uint32_t(*reinterpret_cast<const uint16_t*>(&lo)) | (uint32_t(*reinterpret_cast<const uint16_t*>(&hi)) << 16);
 }
 
+// A lane's 8 columns c .. c + 7 of a 16-bit C row after quad_transpose (w: two values a word, the lower
+// column in the low half) at dst: one 16-byte store where vec (C's rows 16-byte aligned) and all 8 are
+// below wc (the tile's columns inside nb), else those below wc one at a time.
+template <typename T>
+__device__ __forceinline__ void store_row8(T* dst, const uint32_t (&w)[4], bool vec, int c, int wc) {
+  if (vec && c + 8 <= wc) {
+    *reinterpret_cast<uint4*>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
+  } else {
+#pragma unroll
+    for (int x = 0; x < 8; ++x)
+      if (c + x < wc) {
+        const uint16_t b = uint16_t(w[x / 2] >> (16 * (x % 2)));
+        dst[x] = *reinterpret_cast<const T*>(&b);
+      }
+  }
+}
+
 // A job: rows r0 .. r0 + bm of matrix X (first row `row` of the batch). One-panel batches: its nonzeros
 // q0 .. q1 in CSR order, apos[q] their places in the tile. Batches with an A_i wider than a panel (the
 // MP kernels): every job's nonzeros as code pairs (place in the tile, index in val), grouped by panel,
@@ -624,17 +641,7 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
         quad_transpose(p, tq);
         const int r = strip * 16 + gq + 8 * h;
         if (r >= bm || tq >= nt) continue;
-        T* dst = Ci + int64_t(r0 + r) * nb + j0 + c;
-        if (vecC && c + 8 <= wc) {
-          *reinterpret_cast<uint4*>(dst) = make_uint4(p[0], p[1], p[2], p[3]);
-        } else {
-#pragma unroll
-          for (int x = 0; x < 8; ++x)
-            if (c + x < wc) {
-              const uint16_t b = uint16_t(p[x / 2] >> (16 * (x % 2)));
-              dst[x] = *reinterpret_cast<const T*>(&b);
-            }
-        }
+        store_row8<T>(Ci + int64_t(r0 + r) * nb + j0 + c, p, vecC, c, wc);
       }
 #pragma unroll
       for (int j = 0; j < NT; ++j)
