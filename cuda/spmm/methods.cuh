@@ -1058,6 +1058,7 @@ struct SlabPlan {
   int bn = 32, rows = 0;
   bool sliced = false;  // rows fewer than the largest A_i's (rounded to 16-row strips)
   int ms = 1;           // strips a warp's pair (slab_plan)
+  int warps = kSlabWarps;  // warps a block (slab_warps_for)
 };
 // Blocks of a plan: slices of every A_i x column tiles.
 template <typename T>
@@ -1118,7 +1119,7 @@ inline SlabPlan slab_plan_ms(const HostBatch<T>& h, const DeviceInfo& dev, int m
 // 16-bit (1.04-1.11x slower) and f64 (1.05-1.32x) keep one, and only f32 kernels are built with two.
 // $SPB_SPMM_SLAB_MS (development A/Bs only) forces 1 or 2 (f32, k >= 64, where two's plan has rows).
 template <typename T>
-inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
+inline SlabPlan slab_plan_strips(const HostBatch<T>& h, const DeviceInfo& dev) {
   const SlabPlan one = slab_plan_ms(h, dev, 1);
   if (sizeof(T) != 4 || h.max_k < 64) return one;
   const SlabPlan two = slab_plan_ms(h, dev, 2);
@@ -1126,6 +1127,34 @@ inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
   if (const char* e = std::getenv("SPB_SPMM_SLAB_MS")) return std::atoi(e) == 2 ? two : one;
   const int pairs = ceil_div(ceil_div(two.rows, 16), 2) * ceil_div(std::min(two.bn, std::max(h.nb, 1)), kSlabWN);
   return !two.sliced && pairs >= kSlabWarps ? two : one;
+}
+// Warps a block (slab_kernel's W): 12 for 16-bit row-major batches whose block has pairs (its 16-row strips x
+// the tile's 32-column groups) enough for three rounds of 8 warps or more and fewer rounds of 12, else 8
+// (kSlabWarps). A round is a pair's k loop and store; a block holds its shared memory until its last warp's
+// last round, and 8 warps left part of their last round idle (d80: 5 strips x 4 groups = 20 pairs, 3 rounds
+// of 8, 2 of 12). Measured (H100, graph mode; docs/spmm-notes.md "batched-slab: 12 warps for 16-bit"), 12
+// against 8 warps on 22 cells: where the rule gives 12, 0.82-0.95x the time in 9 of 13 (d72 18 a row nb 192:
+// 27.8 against 32.6 us; d80 20 a row nb 192: 29.3 against 31.4), within 1 % in 3, 1.035x in one (d128 32
+// a row nb 128, 500 blocks); where it gives 8, 12 ran 1.06-1.15x slower in all 7 (d64 16 a row nb 256: 31.3
+// against 29.5; d48 nb 96: 13.7 against 12.4: 4 blocks an SM of 12 warps against 6 of 8, fewer warps busy).
+// Column-major (C through a staging of kSlabWarps warps) keeps 8: 0.98 and 1.02x. $SPB_SPMM_SLAB_WARPS
+// (development A/Bs only) forces 8 or 12 where 12 may run.
+template <typename T>
+inline int slab_warps_for(const HostBatch<T>& h, const SlabPlan& p) {
+  if (sizeof(T) != 2 || h.layout != Layout::Row || p.rows == 0) return kSlabWarps;
+  if (const char* e = std::getenv("SPB_SPMM_SLAB_WARPS")) {
+    const int w = std::atoi(e);
+    if (w == 8 || w == 12) return w;
+  }
+  const int pairs = ceil_div(p.rows, 16 * p.ms) * ceil_div(std::min(p.bn, std::max(h.nb, 1)), kSlabWN);
+  const int r8 = ceil_div(pairs, 8), r12 = ceil_div(pairs, 12);
+  return r8 >= 3 && r12 < r8 ? 12 : kSlabWarps;
+}
+template <typename T>
+inline SlabPlan slab_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
+  SlabPlan p = slab_plan_strips(h, dev);
+  p.warps = slab_warps_for(h, p);
+  return p;
 }
 
 // f32 batched-slab: the k from which 3xTF32's small terms get an accumulator of their own. H100, against
@@ -1154,7 +1183,7 @@ class Slab : public KernelMethod<T> {
     const HostBatch<T>& h = *this->h_;
     if (grid_ == 0) return;
     with_kernel([&](auto K) {
-      K<<<int(grid_), kSlabThreads, smem_, s>>>(jobs_, apos_, this->d_.v.val, this->d_.v.B, this->d_.v.C, h.nb, rows_, h.max_k, nct_);
+      K<<<int(grid_), 32 * warps_, smem_, s>>>(jobs_, apos_, this->d_.v.val, this->d_.v.B, this->d_.v.C, h.nb, rows_, h.max_k, nct_);
       CUDA_CHECK_LAUNCH();
     });
   }
@@ -1166,6 +1195,7 @@ class Slab : public KernelMethod<T> {
     bn_ = sp.bn;
     rows_ = sp.rows;
     ms_ = sp.ms;
+    warps_ = sp.warps;
     const SlabGeom<T> g = slab_geom(h, bn_, rows_, ms_);
     int njobs = 0;
     for (int i = 0; i < h.batch; ++i) njobs += ceil_div(h.m[i], rows_);
@@ -1185,13 +1215,14 @@ class Slab : public KernelMethod<T> {
     int res = 1;
     with_kernel([&](auto K) {
       allow_smem(K, smem_);
-      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res, K, kSlabThreads, smem_));
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res, K, 32 * warps_, smem_));
     });
     grid_ = h.nb > 0 ? int64_t(njobs) * nct_ : 0;
     if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-slab: more blocks than one grid holds");
     this->info_n["tile_cols"] = bn_;
     this->info_n["slice_rows"] = sp.sliced ? rows_ : 0;  // 0: whole A_i a block
     this->info_n["strips_a_warp"] = ms_;
+    this->info_n["warps"] = warps_;
     this->info_n["jobs"] = njobs;
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
@@ -1208,12 +1239,19 @@ class Slab : public KernelMethod<T> {
       constexpr Layout LL = decltype(L)::value;
       // f32 with k_i of 64 or more: the addresses made once a warp (H, see slab_kernel), and where they reach
       // slab_small_acc_k() the small terms apart (FK 1); f64 with k <= 32: m8n8k4 pairs (FK 4, see slab_kernel).
-      auto go1 = [&](auto hc, auto fk, auto ms) {
+      auto by_bn = [&](auto hc, auto fk, auto ms, auto w) {
         constexpr bool H = decltype(hc)::value;
-        constexpr int FK = decltype(fk)::value, MS = decltype(ms)::value;
-        if (bn_ == 32) f(slab_kernel<T, LL, 32, H, FK, MS>);
-        else if (bn_ == 64) f(slab_kernel<T, LL, 64, H, FK, MS>);
-        else f(slab_kernel<T, LL, 128, H, FK, MS>);
+        constexpr int FK = decltype(fk)::value, MS = decltype(ms)::value, W = decltype(w)::value;
+        if (bn_ == 32) f(slab_kernel<T, LL, 32, H, FK, MS, W>);
+        else if (bn_ == 64) f(slab_kernel<T, LL, 64, H, FK, MS, W>);
+        else f(slab_kernel<T, LL, 128, H, FK, MS, W>);
+      };
+      // 12 warps (warps_, slab_warps_for) only in 16-bit row-major kernels.
+      auto go1 = [&](auto hc, auto fk, auto ms) {
+        if constexpr (sizeof(T) == 2 && LL == Layout::Row) {
+          if (warps_ == 12) return by_bn(hc, fk, ms, std::integral_constant<int, 12>());
+        }
+        by_bn(hc, fk, ms, std::integral_constant<int, kSlabWarps>());
       };
       // Two strips a pair (ms_, slab_plan) only where the kernel has the H loop, FK as the batch's.
       auto go = [&](auto hc, auto fk) {
@@ -1237,7 +1275,7 @@ class Slab : public KernelMethod<T> {
   Pinned<int> apos_h_;
   SlabJob* jobs_ = nullptr;
   int* apos_ = nullptr;
-  int bn_ = 32, rows_ = 16, nct_ = 1, ms_ = 1;
+  int bn_ = 32, rows_ = 16, nct_ = 1, ms_ = 1, warps_ = kSlabWarps;
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };
@@ -1408,7 +1446,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     const SlabPlan sp = slab_plan(h, dev);
     if (sp.rows >= 32) {
       const size_t bytes = slab_geom(h, sp.bn, sp.rows, sp.ms).bytes + 1024;
-      const int64_t per_sm = std::max<int64_t>(1, std::min<int64_t>(dev.max_threads_sm / kSlabThreads, int64_t(dev.smem_sm / bytes)));
+      const int64_t per_sm = std::max<int64_t>(1, std::min<int64_t>(dev.max_threads_sm / (32 * sp.warps), int64_t(dev.smem_sm / bytes)));
       const int64_t blocks = slab_blocks(h, sp), wave = per_sm * dev.sms;
       if ((per_sm >= 2 && (h.nb <= 16 || (half && h.nb <= 64))) || blocks <= wave) {
         char w[160];
@@ -1521,9 +1559,15 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // from L2 a nonzero). Measured (H100, graph mode; docs/spmm-notes.md "f64 on m16n8k8"): d80-d128, 12-32
   // a row, nb 128-512 and mixed d72-128: 0.40-0.98x csr-flat's time and 0.59-1.00x staged's (d112 24 a
   // row nb 512: 477 against 649 and 1185 us; d128 16 a row nb 256: 302 against 346 and 397); nb 64 lost
-  // (1.09-1.39x csr-flat), rows of 6-8 lost (staged or csr-flat faster).
-  if (tile && sizeof(T) == 8 && mean_k >= 80 && row_len >= 12 && h.nb >= 128 && double(h.B.n) * sizeof(T) > double(dev.prop.l2CacheSize))
-    return {"batched-tile", "row-major, f64, k <= 128, A_i of >= 80 columns on average, rows of >= 12 on average, nb >= 128, B larger than L2: dense A_i tiles x B_i streamed once, DMMA" + why};
+  // (1.09-1.39x csr-flat) at density 0.09-0.125, rows of 6-8 lost (staged or csr-flat faster).
+  // Also from nb 48 where the density reaches 3/16 (B in L2 or not): on 13 cells of d80-d128, nb 48-112
+  // (docs/spmm-notes.md "Rule 15 from nb 48"), tile was fastest of ours or within 2 % in all 8 of density
+  // >= 0.19 (d112 24 a row nb 80: 62.3 against csr-flat's 88.0 and slab's 66.1 us; d120 36 a row nb 96:
+  // 53.3 against 84.2), and lost to slab below it (d128 16 a row nb 64: 78.8 against 72.9; csr-flat 77.7).
+  const bool f64_mid = h.nb >= 48 && density >= 0.1875;
+  if (tile && sizeof(T) == 8 && mean_k >= 80 && row_len >= 12 && ((h.nb >= 128 && double(h.B.n) * sizeof(T) > double(dev.prop.l2CacheSize)) || f64_mid))
+    return {"batched-tile", std::string("row-major, f64, k <= 128, A_i of >= 80 columns on average, rows of >= 12 on average, ") +
+                                (f64_mid ? "nb >= 48, density >= 3/16" : "nb >= 128, B larger than L2") + ": dense A_i tiles x B_i streamed once, DMMA" + why};
   if (slots && slots <= 4 && !(sizeof(T) == 4 && l2))
     return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
   return {"batched-csr-flat", "row-major, rows longer than 4 (or B_i in flight past half of L2): CSR, block-diagonal indexing" + why};
@@ -1545,7 +1589,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"12", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
           {"13", "<= 4 nonzeros a row on average, A_i of >= 24 columns on average, the B_i of the rows in flight (32 lanes a row) pass half of L2, and a column of the largest B_i with the longest row's nonzeros fits shared memory", "batched-staged"},
           {"14", "f64, k <= 64, and the B_i of the rows in flight pass half of L2", "batched-tile"},
-          {"15", "f64, k <= 128, A_i of >= 80 columns on average, >= 12 nonzeros a row on average, nb >= 128, B larger than L2, tensor cores (sm_80+)", "batched-tile"},
+          {"15", "f64, k <= 128, A_i of >= 80 columns on average, >= 12 nonzeros a row on average, and either nb >= 128 with B larger than L2 or nb >= 48 with density >= 3/16, tensor cores (sm_80+)", "batched-tile"},
           {"16", "no row longer than 4 nonzeros, unless f32 and the B_i of the rows in flight pass half of L2", "batched-ell"},
           {"17", "otherwise", "batched-csr-flat"}};
 }

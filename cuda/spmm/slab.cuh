@@ -56,7 +56,7 @@ struct SlabGeom {
     auto up = [](size_t b) { return (b + 127) / 128 * 128; };
     b_off = up(size_t(mp) * apitch * sizeof(T));
     w_off = b_off + up(size_t(row ? kp : bn) * bpitch * sizeof(T));
-    bytes = w_off + (sizeof(T) == 2 && !row ? size_t(kSlabWarps) * kSlabWN * wpitch * sizeof(T) : 0);
+    bytes = w_off + (sizeof(T) == 2 && !row ? size_t(kSlabWarps) * kSlabWN * wpitch * sizeof(T) : 0);  // (column-major kernels: kSlabWarps)
   }
 };
 
@@ -86,8 +86,10 @@ struct alignas(16) SlabJob {
 // each B fragment and its 3xTF32 split serve two A fragments, and a k step has twice the independent
 // accumulators: 80 registers (3 blocks an SM; 4-byte spills), 125 with FK 1 (2 blocks); the strips of a
 // job are padded to an even count with zero rows.
-template <typename T, Layout L, int BN, bool H, int FK = 0, int MS = 1>
-__global__ void __launch_bounds__(kSlabThreads, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T) == 2 ? 6 : 0) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
+// W: warps a block, kSlabWarps, or 12 for 16-bit row-major blocks whose pairs take 8 warps three rounds or
+// more and 12 fewer (slab_warps_for); at 4 blocks an SM the 40 registers still fit (12 warps a scheduler).
+template <typename T, Layout L, int BN, bool H, int FK = 0, int MS = 1, int W = kSlabWarps>
+__global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T) == 2 ? (W > 8 ? 4 : 6) : 0) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   using Op = TileMma<T, FK>;
@@ -98,6 +100,8 @@ __global__ void __launch_bounds__(kSlabThreads, MS == 2 ? (FK == 1 ? 2 : 3) : si
   static_assert(BN % kSlabWN == 0 && NT == 4, "a warp's pair is 4 n8 tiles");
   extern __shared__ __align__(128) unsigned char slab_smem[];
   static_assert(MS == 1 || MS == 2, "one or two strips a pair");
+  static_assert(W == kSlabWarps || (sizeof(T) == 2 && L == Layout::Row), "other warp counts: 16-bit row-major only (no column-major C staging for them)");
+  constexpr int kThreads = 32 * W;
   const SlabGeom<T> g(max_m, max_k, BN, row, MS);
   T* As = reinterpret_cast<T*>(slab_smem);
   T* Bs = reinterpret_cast<T*>(slab_smem + g.b_off);
@@ -121,8 +125,8 @@ __global__ void __launch_bounds__(kSlabThreads, MS == 2 ? (FK == 1 ? 2 : 3) : si
   // are left as they are (they reach only C's columns past nb, which are not stored).
   if (row) {
     // A thread's copies are a fixed column and every RS-th row (per_row divides the block's threads).
-    constexpr int per_row = BN / V, RS = kSlabThreads / per_row;
-    static_assert(kSlabThreads % per_row == 0, "whole rows a pass");
+    constexpr int per_row = BN / V, RS = kThreads / per_row;
+    static_assert(kThreads % per_row == 0, "whole rows a pass");
     const int j = (tid % per_row) * V;
     int r = tid / per_row;
     T* d = Bs + r * bp + j;
@@ -144,7 +148,7 @@ __global__ void __launch_bounds__(kSlabThreads, MS == 2 ? (FK == 1 ? 2 : 3) : si
   } else {
     // TPC threads a column of the tile, a 16-byte vector of its rows each.
     constexpr int TPC = 16;
-    for (int j = tid / TPC; j < wc; j += kSlabThreads / TPC) {
+    for (int j = tid / TPC; j < wc; j += kThreads / TPC) {
       T* d = Bs + j * bp;
       const T* src = Bi + int64_t(j0 + j) * k;
       for (int r = (tid % TPC) * V; r < kend; r += TPC * V) {
@@ -168,16 +172,16 @@ __global__ void __launch_bounds__(kSlabThreads, MS == 2 ? (FK == 1 ? 2 : 3) : si
     int pos[PF];
 #pragma unroll
     for (int i = 0; i < PF; ++i) {
-      const int q = q0 + tid + i * kSlabThreads;
+      const int q = q0 + tid + i * kThreads;
       if (q < q1) { v[i] = __ldg(val + q); pos[i] = __ldg(apos + q); }
     }
     const int n16 = (m + 16 * MS - 1) / (16 * MS) * (16 * MS) * ap / V;  // this job's strips (whole pairs), whole rows of the pitch
-    for (int e = tid; e < n16; e += kSlabThreads) reinterpret_cast<VecT<T, V>*>(As)[e] = VecT<T, V>{};
+    for (int e = tid; e < n16; e += kThreads) reinterpret_cast<VecT<T, V>*>(As)[e] = VecT<T, V>{};
     __syncthreads();
 #pragma unroll
     for (int i = 0; i < PF; ++i)
-      if (q0 + tid + i * kSlabThreads < q1) As[pos[i]] = v[i];
-    for (int q = q0 + tid + PF * kSlabThreads; q < q1; q += kSlabThreads) As[__ldg(apos + q)] = __ldg(val + q);
+      if (q0 + tid + i * kThreads < q1) As[pos[i]] = v[i];
+    for (int q = q0 + tid + PF * kThreads; q < q1; q += kThreads) As[__ldg(apos + q)] = __ldg(val + q);
   }
   cp_async_wait<0>();
   __syncthreads();
@@ -189,15 +193,15 @@ __global__ void __launch_bounds__(kSlabThreads, MS == 2 ? (FK == 1 ? 2 : 3) : si
   if constexpr (Op::kPair) a_lane = Op::a_lane(ap, lane), b_lane = Op::template b_lane<row>(bp, lane);
   const bool vecC2 = nb % 2 == 0;   // row-major f32 / f64: a lane's two columns are one aligned pair
   const bool vecC = row ? nb % V == 0 : mx % V == 0 && (Cc - C) % V == 0;
-  // Pair p is (strips p / G, group p % G); a warp's next pair is kSlabWarps on, its strips and group
+  // Pair p is (strips p / G, group p % G); a warp's next pair is W on, its strips and group
   // stepped without a division.
-  const int ds = kSlabWarps / G, dc = kSlabWarps % G;
+  const int ds = W / G, dc = W % G;
   int s = warp / G, cg = warp % G;
   // Made once, not per pair (ncu, f16 d64 nB 256: ~230 instructions a pair besides its k steps, most
   // of them these addresses and bounds made again): the fragment bases, the k steps, the lane's C row.
   const unsigned a_at0 = Op::kPair ? smem_addr(As) + a_lane : 0u, b_at0 = Op::kPair ? smem_addr(Bs) + b_lane : 0u;
   const int nks = kend / Op::K;  // (f32: the loop on kk, as before; see H)
-  for (int p = warp; p < S * G; p += kSlabWarps, s += ds, cg += dc) {
+  for (int p = warp; p < S * G; p += W, s += ds, cg += dc) {
     if (cg >= G) cg -= G, ++s;
     const int nt = min(NT, (wc - cg * kSlabWN + 7) / 8);  // n8 tiles with columns below nb (uniform over the warp)
     const T* Aw = As + s * MS * 16 * ap;
