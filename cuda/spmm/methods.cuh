@@ -791,7 +791,9 @@ inline bool tile_mp_old() {
   return e && std::string(e) == "old";
 }
 template <typename T>
-inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm) { return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_k<T>(h.max_k)); }
+inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm, int warps = kTileWarps) {
+  return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_k<T>(h.max_k), warps);
+}
 template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm) {
   return tile_geom(h, bm).bytes <= dev.budget_one();
@@ -805,10 +807,10 @@ inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
     int64_t pad64 = 0, pad32 = 0;
     for (int i = 0; i < h.batch; ++i) pad64 += int64_t(ceil_div(h.m[i], 64)) * 64, pad32 += int64_t(ceil_div(h.m[i], 32)) * 32;
     if (pad32 < pad64) bm = 32;
-    // f64 row-major, one panel, nb >= 192: the 64-row tile's dense A (67 KB at k = 128) leaves 2 blocks
-    // an SM, too few warps to cover the DMMA chains; 32 rows leave 3. Measured (H100, m16n8k8): d112-d128,
-    // nb 192-256, 0.90-0.92x the time; column-major and m = 64 (nb 64) 1.01-1.10x, so neither takes it.
-    if (sizeof(T) == 8 && h.layout == Layout::Row && h.max_m > 64 && h.max_k <= kTilePanel && h.nb >= 192) bm = 32;
+    // (f64 64-row jobs of A_i taller than 64 run 8 warps a block: tile_warps_for. Before those, 4 warps on
+    // the 64-row tile's dense A (67 KB at k = 128) left 2 blocks an SM, too few warps for the DMMA chains,
+    // and row-major nb >= 192 took 32-row jobs instead: 0.90-0.92x the time at d112-d128; 64 rows at 8
+    // warps are 0.92-0.95x the 32-row jobs' time there.)
   }
   while (bm > 16 && tile_geom(h, bm).bytes > dev.budget_for(2)) bm /= 2;
   // A_i wider than a panel: every column tile refills A's panels, so the fill a column of C costs
@@ -817,6 +819,25 @@ inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
   // than 32 at nb 96-256 (its B chunks serve 16 rows).
   if (h.max_k > kTilePanel && !tile_mp_old() && bm == 64 && h.nb > 32) bm = 32;
   return tile_fits(h, dev, bm) ? bm : 0;
+}
+// Warps a block (tile_kernel's W): 8 for f64 A_i of one panel (k <= 128) in 64-row jobs of A_i taller than 64
+// rows (tile_rows_for keeps 64 for m of 97-128), else kTileWarps (4). Twice the columns a block (BN 64 instead
+// of 32) on the same dense A tile: the same 2 blocks an SM (the 67 KB A tile bounds them) with twice the warps,
+// which the DMMA chains need, and A scattered once for twice the columns. Measured (H100, graph mode;
+// docs/spmm-notes.md "batched-tile: 8 warps for f64"): in that class 0.76-0.95x the time in all 14 cells, both
+// layouts, nb 40-256 (column-major d120 16 a row nb 64: 64.9 against 85.4 us; d128 20 a row nb 128: 87.5
+// against 106.5), and against the 32-row jobs that row-major nb >= 192 took before, 0.92-0.95x (d128 16 a row
+// nb 256: 247.9 against 265.5; d112 24 a row nb 192: 161.0 against 175.0); elsewhere 8 warps lost or tied: m <= 64
+// (column-major d64 nb 16: 21.4 against 17.0, nb 256 0.99x), 32-row jobs (d96 20 a row nb 64: 53.7 against 38.4;
+// d112 nb 192: 197 against 175). $SPB_SPMM_TILE_WARPS (development A/Bs only) forces 4 or 8 where 8 fits.
+template <typename T>
+inline int tile_warps_for(const HostBatch<T>& h, const DeviceInfo& dev, int bm) {
+  if (sizeof(T) != 8 || h.max_k > kTilePanel || tile_geom(h, bm, 8).bytes > dev.budget_one()) return kTileWarps;
+  if (const char* e = std::getenv("SPB_SPMM_TILE_WARPS")) {
+    const int w = std::atoi(e);
+    if (w == 4 || w == 8) return w;
+  }
+  return bm == 64 && h.max_m > 64 ? 8 : kTileWarps;
 }
 // Jobs of bm rows, and blocks with one column tile a block (jobs x column tiles).
 template <typename T>
@@ -860,7 +881,7 @@ class Tile : public KernelMethod<T> {
     if (grid_ == 0) return;
     const BatchView<T>& v = this->d_.v;
     with_kernel([&](auto K) {
-      K<<<int(grid_), kTileThreads, smem_, s>>>(jobs_, aidx_, qoff_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_, split_, part_, arrivals_);
+      K<<<int(grid_), 32 * warps_, smem_, s>>>(jobs_, aidx_, qoff_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_, split_, part_, arrivals_);
       CUDA_CHECK_LAUNCH();
     });
   }
@@ -874,8 +895,9 @@ class Tile : public KernelMethod<T> {
       const int b = std::atoi(e);
       if ((b == 16 || b == 32 || b == 64) && tile_fits(h, dev, b)) bm_ = b;
     }
+    warps_ = tile_warps_for(h, dev, bm_);
     const int64_t njobs = tile_jobs(h, bm_);
-    const TileGeom<T> g = tile_geom(h, bm_);
+    const TileGeom<T> g = tile_geom(h, bm_, warps_);
     mp_ = h.max_k > kTilePanel;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     if (!mp_) {  // one panel: CSR order, apos
@@ -936,7 +958,7 @@ class Tile : public KernelMethod<T> {
     int res = 1;
     with_kernel([&](auto K) {
       allow_smem(K, smem_);
-      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res, K, kTileThreads, smem_));
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res, K, 32 * warps_, smem_));
     });
     // Up to 4 column tiles a block (A's fill costs about what a column tile's B and C move, so 1 a block
     // was 10-40 % slower; 16 lost 20 % to 4 on a 600-job grid), fewer while the grid is under half a
@@ -968,6 +990,7 @@ class Tile : public KernelMethod<T> {
     grid_ = h.nb > 0 ? njobs * ceil_div(nct_, per_) * split_ : 0;
     if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-tile: more blocks than one grid holds");
     this->info_n["tile_rows"] = bm_;
+    this->info_n["warps"] = warps_;
     this->info_n["a_panels"] = ceil_div(std::max(h.max_k, 1), kTilePanel);
     this->info_s["a_fill"] = !mp_ ? "loads, one panel" : sizeof(T) >= 4 ? "cp.async scatter, a panel at a time" : "loads, a panel at a time";
     this->info_n["tile_cols"] = g.BN;
@@ -988,9 +1011,17 @@ class Tile : public KernelMethod<T> {
         constexpr bool M = decltype(MP)::value;
         auto by_kc = [&](auto KCc) {  // chunk rows: tile_k (64 only for 16-bit one-panel batches)
           constexpr int KC = decltype(KCc)::value;
-          if (bm_ == 16) f(tile_kernel<T, LL, 16, M, KC>);
-          else if (bm_ == 32) f(tile_kernel<T, LL, 32, M, KC>);
-          else f(tile_kernel<T, LL, 64, M, KC>);
+          auto by_w = [&](auto Wc) {
+            constexpr int W = decltype(Wc)::value;
+            if (bm_ == 16) f(tile_kernel<T, LL, 16, M, KC, W>);
+            else if (bm_ == 32) f(tile_kernel<T, LL, 32, M, KC, W>);
+            else f(tile_kernel<T, LL, 64, M, KC, W>);
+          };
+          // 8 warps (warps_, tile_warps_for) only in f64 one-panel kernels.
+          if constexpr (sizeof(T) == 8 && !M) {
+            if (warps_ == 8) return by_w(std::integral_constant<int, 8>{});
+          }
+          by_w(std::integral_constant<int, kTileWarps>{});
         };
         if constexpr (sizeof(T) == 2 && !M) {
           if (tile_k<T>(this->h_->max_k) == 64) by_kc(std::integral_constant<int, 64>{});
@@ -1016,7 +1047,7 @@ class Tile : public KernelMethod<T> {
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
   int* arrivals_ = nullptr;
   size_t narrivals_ = 0;
-  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1;
+  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps;
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };

@@ -6,8 +6,8 @@
 // the host; A_i wider than kTilePanel columns a panel at a time), then streams B_i through shared
 // memory in chunks of tile_k rows with cp.async, tile_stages - 1 chunks ahead of the one the tensor
 // cores work on, so B_i is read once for all BM rows and C once, where the sparse kernels re-read B_i
-// from L1 for every nonzero. Four warps: each owns 16 rows and 32 columns of the block's tile (BN = 32 x 4 /
-// (BM / 16)), as 4 m16n8 accumulator tiles of mma.sync with
+// from L1 for every nonzero. Four warps (eight in f64 64-row jobs of A_i taller than 64: tile_warps_for): each
+// owns 16 rows and 32 columns of the block's tile (BN = 32 x warps / (BM / 16)), as 4 m16n8 accumulator tiles of mma.sync with
 // fragments loaded straight from shared memory (wmma's loads and conversions cost ~4x the
 // instructions, measured: docs/spmm-notes.md "batched-tile").
 //   f32: 3xTF32 (a = hi + lo; hi*hi + hi*lo + lo*hi), error ~2^-21 relative, within the f32 tolerance;
@@ -73,9 +73,10 @@ struct TileGeom {
   static constexpr int brow_pad = sizeof(T) == 8 ? 4 : 8, bcol_pad = sizeof(T) == 2 ? 8 : 4;
   int BN, apitch, bpitch, cpitch;
   size_t b_off, c_off, stage, bytes;
-  // kc: rows a chunk, tile_k(kmax) (the kernels pass their KC, so that their geometry folds to constants).
-  __host__ __device__ TileGeom(int bm, int kmax, bool row, int kc) {
-    BN = kTileWN * kTileWarps / (bm / 16);
+  // kc: rows a chunk, tile_k(kmax) (the kernels pass their KC, so that their geometry folds to constants);
+  // warps: a block's (tile_kernel's W).
+  __host__ __device__ TileGeom(int bm, int kmax, bool row, int kc, int warps = kTileWarps) {
+    BN = kTileWN * warps / (bm / 16);
     const int kw = kmax < 1 ? 1 : kmax > kTilePanel ? kTilePanel : kmax;
     const int kp = (kw + kc - 1) / kc * kc;
     apitch = kp + apad;
@@ -309,8 +310,10 @@ struct alignas(16) TileJob {
 // shared memory allows (unbounded, the unrolled tile loop took 72-80 and row-major d48 cells lost 8-10 %;
 // column-major f32 measured slower with the bound). Under it ptxas spills a few bytes, and which kernel
 // moves with unrelated edits (9063514: the 32-row one 36 bytes; 09aca9d: the 64-row one 4): docs/spmm-notes.md.
-template <typename T, Layout L, int BM, bool MP, int KC = 32>
-__global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::Row && BM >= 32 && !MP) ? 8 : 0)
+// W: warps a block, kTileWarps, or 8 for f64 one-panel jobs (tile_warps_for): twice the columns a block
+// (BN) on the same A tile.
+template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps>
+__global__ void __launch_bounds__(32 * W, (sizeof(T) == 4 && L == Layout::Row && BM >= 32 && !MP) ? 8 : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const int* __restrict__ aidx, const int* __restrict__ qoff,
                 const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per,
                 int ksplit, acc_t<T>* __restrict__ part, int* __restrict__ arrivals) {
@@ -320,11 +323,13 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
   constexpr bool row = L == Layout::Row;
   constexpr int V = 16 / sizeof(T);  // values a 16-byte copy or store
   constexpr int WN = kTileWN, NT = WN / 8;                  // a warp's columns, as n8 tiles
-  constexpr int WC = kTileWarps / (BM / 16), BN = WN * WC;   // warps across the tile's columns; its columns
+  static_assert(W == kTileWarps || (sizeof(T) == 8 && !MP), "other warp counts: f64 one-panel kernels only");
+  constexpr int kThreads = 32 * W;
+  constexpr int WC = W / (BM / 16), BN = WN * WC;   // warps across the tile's columns; its columns
   constexpr bool direct = tile_direct_c<T>(row);
   constexpr int kStages = tile_stages<T>(row, KC), kTileK = KC;
   extern __shared__ __align__(128) unsigned char tile_smem[];
-  const TileGeom<T> g(BM, kmax, row, KC);
+  const TileGeom<T> g(BM, kmax, row, KC, W);
   T* As = reinterpret_cast<T*>(tile_smem);
   T* Bs = reinterpret_cast<T*>(tile_smem + g.b_off);
   A_t* Cs = reinterpret_cast<A_t*>(tile_smem + g.c_off);  // f32, 16-bit: the column tile's sums
@@ -365,9 +370,9 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
     // 0.87-0.95x the time at k >= 96 (d128, nb 256: 303 -> 265 us; docs/spmm-notes.md).
     const bool whole = (MP || (sizeof(T) == 8 && row)) && vecB && kr == kTileK && wc == BN;
     // lines (B rows, row-major; columns, column-major) of the chunk from `src` (pitch ld in B, bp in the
-    // stage), per_line 16-byte vectors each: a thread's copies are kTileThreads / per_line lines apart.
+    // stage), per_line 16-byte vectors each: a thread's copies are kThreads / per_line lines apart.
     auto whole_lines = [&](auto lines, auto per_line, const T* src, int64_t ld) {
-      constexpr int PL = decltype(per_line)::value, P = kTileThreads / PL;
+      constexpr int PL = decltype(per_line)::value, P = kThreads / PL;
       const int a = int(threadIdx.x / PL), b = int(threadIdx.x % PL) * V;
       src += a * ld + b;
 #pragma unroll
@@ -377,8 +382,8 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
       constexpr int per_row = BN / V;
       if (whole) return whole_lines(std::integral_constant<int, kTileK>(), std::integral_constant<int, per_row>(), Bi + int64_t(k0) * nb + j0, nb);
 #pragma unroll
-      for (int i = 0; i < kTileK * per_row / kTileThreads; ++i) {
-        const int e = threadIdx.x + i * kTileThreads, r = e / per_row, j = (e % per_row) * V;
+      for (int i = 0; i < kTileK * per_row / kThreads; ++i) {
+        const int e = threadIdx.x + i * kThreads, r = e / per_row, j = (e % per_row) * V;
         T* d = st + r * bp + j;
         const T* src = Bi + int64_t(k0 + r) * nb + j0 + j;
         if (r >= kr) *reinterpret_cast<VecT<T, V>*>(d) = VecT<T, V>{};
@@ -392,8 +397,8 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
       constexpr int per_col = kTileK / V;
       if (whole) return whole_lines(std::integral_constant<int, BN>(), std::integral_constant<int, per_col>(), Bi + int64_t(j0) * k + k0, k);
 #pragma unroll
-      for (int i = 0; i < BN * per_col / kTileThreads; ++i) {
-        const int e = threadIdx.x + i * kTileThreads, j = e / per_col, r = (e % per_col) * V;
+      for (int i = 0; i < BN * per_col / kThreads; ++i) {
+        const int e = threadIdx.x + i * kThreads, j = e / per_col, r = (e % per_col) * V;
         if (j >= wc) continue;
         T* d = st + j * bp + r;
         const T* src = Bi + int64_t(j0 + j) * k + k0 + r;
@@ -425,7 +430,7 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
   // waiting for the copies where the scatter is cp.async).
   auto zero_a = [&]() {
     const int n16 = BM * ap / V;
-    for (int e = threadIdx.x; e < n16; e += kTileThreads) reinterpret_cast<VecT<T, V>*>(As)[e] = VecT<T, V>{};
+    for (int e = threadIdx.x; e < n16; e += kThreads) reinterpret_cast<VecT<T, V>*>(As)[e] = VecT<T, V>{};
   };
   auto fill = [&](int p) {
     constexpr int PF = 4;
@@ -436,7 +441,7 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
       int4 w[PF];
 #pragma unroll
       for (int i = 0; i < PF; ++i) {
-        const int e = e0 + threadIdx.x + i * kTileThreads;
+        const int e = e0 + threadIdx.x + i * kThreads;
         w[i] = e < e1 ? __ldg(cw + e) : make_int4(0, -1, 0, -1);
       }
       T v[kAsyncFill ? 1 : 2 * PF];  // loaded values: their loads go out before the tile is zeroed too
@@ -462,7 +467,7 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
           if (w[i].w >= 0) As[w[i].z] = v[2 * i + 1];
         }
       }
-      for (int e = e0 + threadIdx.x + PF * kTileThreads; e < e1; e += kTileThreads) {
+      for (int e = e0 + threadIdx.x + PF * kThreads; e < e1; e += kThreads) {
         const int4 x = __ldg(cw + e);
         put(x.x, x.y), put(x.z, x.w);
       }
@@ -472,15 +477,15 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
       int pos[PF];
 #pragma unroll
       for (int i = 0; i < PF; ++i) {
-        const int q = q0 + threadIdx.x + i * kTileThreads;
+        const int q = q0 + threadIdx.x + i * kThreads;
         if (q < q1) { v[i] = __ldg(val + q); pos[i] = __ldg(aidx + q); }
       }
       zero_a();
       __syncthreads();
 #pragma unroll
       for (int i = 0; i < PF; ++i)
-        if (q0 + threadIdx.x + i * kTileThreads < q1) As[pos[i]] = v[i];
-      for (int q = q0 + threadIdx.x + PF * kTileThreads; q < q1; q += kTileThreads) As[__ldg(aidx + q)] = __ldg(val + q);
+        if (q0 + threadIdx.x + i * kThreads < q1) As[pos[i]] = v[i];
+      for (int q = q0 + threadIdx.x + PF * kThreads; q < q1; q += kThreads) As[__ldg(aidx + q)] = __ldg(val + q);
     }
   };
   if (kc0 < kc1) fill(kc0 / PC);  // uniform
@@ -583,11 +588,11 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
         __shared__ int last;
         const int64_t tile = int64_t(jb) * nct + ct;
         constexpr int NA = NT * 4;
-        A_t* mine = part + (tile * ksplit + split) * (NA * kTileThreads) + threadIdx.x;
+        A_t* mine = part + (tile * ksplit + split) * (NA * kThreads) + threadIdx.x;
 #pragma unroll
         for (int j = 0; j < NT; ++j)
 #pragma unroll
-          for (int e = 0; e < 4; ++e) mine[(j * 4 + e) * kTileThreads] = acc[j][e];
+          for (int e = 0; e < 4; ++e) mine[(j * 4 + e) * kThreads] = acc[j][e];
         __threadfence();
         __syncthreads();
         if (threadIdx.x == 0) {
@@ -603,7 +608,7 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
           continue;
         }
         __threadfence();
-        const A_t* all = part + tile * ksplit * (NA * kTileThreads) + threadIdx.x;
+        const A_t* all = part + tile * ksplit * (NA * kThreads) + threadIdx.x;
         // A split's NA loads at once, then the sums in split order. (A load a sum in turn waited out an L2
         // round trip each: batch 8 of d768, nb 32, two splits 28.9 -> 20.4 us; docs/spmm-notes.md.)
         A_t sum[NT][4];
@@ -616,7 +621,7 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
 #pragma unroll
           for (int j = 0; j < NT; ++j)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) v[j][e] = q == split ? acc[j][e] : __ldcg(all + (q * NA + j * 4 + e) * kTileThreads);
+            for (int e = 0; e < 4; ++e) v[j][e] = q == split ? acc[j][e] : __ldcg(all + (q * NA + j * 4 + e) * kThreads);
 #pragma unroll
           for (int j = 0; j < NT; ++j)
 #pragma unroll
@@ -701,7 +706,7 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
     __syncthreads();
     if (row) {
       constexpr int per_row = BN / V;
-      for (int e = threadIdx.x; e < BM * per_row; e += kTileThreads) {
+      for (int e = threadIdx.x; e < BM * per_row; e += kThreads) {
         const int r = e / per_row, j = (e % per_row) * V;
         if (r >= bm || j >= wc) continue;
         const A_t* src = Cs + r * cp + j;
@@ -717,7 +722,7 @@ __global__ void __launch_bounds__(kTileThreads, (sizeof(T) == 4 && L == Layout::
       }
     } else {
       constexpr int per_col = (BM + V - 1) / V;
-      for (int e = threadIdx.x; e < BN * per_col; e += kTileThreads) {
+      for (int e = threadIdx.x; e < BN * per_col; e += kThreads) {
         const int j = e / per_col, r = (e % per_col) * V;
         if (j >= wc || r >= bm) continue;
         const A_t* src = Cs + j * cp + r;

@@ -54,6 +54,7 @@ tests_phase() {
   sb gen --batch 40 --dim 64 --nnz-row 16 --seed 7 -o /tmp/d64.spb >/dev/null  # k = 64: batched-tile's 16-bit 64-row chunks
   sb gen --batch 40 --dim 40:150 --nnz-row 2:6 --seed 13 -o /tmp/mixc.spb >/dev/null  # short mixed rows: batched-col's staged B (mixed)
   sb gen --batch 12 --dim 72:128 --nnz-row 4:24 --seed 17 -o /tmp/f64w.spb >/dev/null  # f64 m > 64, k <= 128: batched-tile's 32-row DMMA jobs (nb >= 192), slab's m16n8k8
+  sb gen --batch 12 --dim 100:128 --nnz-row 8:32 --seed 29 -o /tmp/f64t.spb >/dev/null  # f64 m of 100-128, k <= 128: batched-tile's 64-row jobs at 8 warps
   sb gen --batch 3 --dim 150:260 --nnz-row 60:110 --seed 19 -o /tmp/long.spb >/dev/null  # 3 matrices, rows of 60-110: batched-split's 32 lanes a row
   sb gen --batch 5 --dim 150:400 --nnz-row 40:150 --seed 23 -o /tmp/wide.spb >/dev/null  # A_i too wide for one block: batched-slab's slices of rows
   spmm=$(ls /tmp/spbench-cache/bin/spbench-spmm-cuda-* | head -1); spgemm=$(ls /tmp/spbench-cache/bin/spbench-spgemm-cuda-* | head -1)
@@ -96,6 +97,11 @@ tests_phase() {
   into=sanitizers step san-spmm-slab12-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/f64w.spb --nb 130 --precision bf16 --methods batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slab12-odd-memcheck env SPB_SPMM_SLAB_WARPS=12 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 1,17,130 --precision bf16 --methods batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slab12-odd-racecheck env SPB_SPMM_SLAB_WARPS=12 compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,70 --precision f16 --methods batched-slab --mode kernel --warmup 0 --samples 1
+  # f64 batched-tile, 8 warps a block: planned (f64t's m of 100-128: 64-row jobs), and forced onto odd's small A_i (16- and 32-row jobs)
+  into=sanitizers step san-spmm-tile8-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/f64t.spb --nb 17,70,256 --precision f64 --methods batched-tile,auto --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile8-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/f64t.spb --nb 70 --precision f64 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile8-odd-memcheck env SPB_SPMM_TILE_WARPS=8 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 1,17,130 --precision f64 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile8-odd-racecheck env SPB_SPMM_TILE_WARPS=8 compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,70 --precision f64 --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slices32-memcheck env SPB_SPMM_SLAB_ROWS=32 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 17,70 --precision f64 --methods batched-slab --mode kernel --warmup 0 --samples 1
   # batched-tile's split k forced to 3 on A_i wider than a panel: the partial sums and the last block's adds
   into=sanitizers step san-spmm-tilesplit-memcheck env SPB_SPMM_TILE_SPLIT=3 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 9,70 --precision f32 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
