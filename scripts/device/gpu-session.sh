@@ -15,7 +15,12 @@ set -u
 phase=$(IFS=-; echo "$*")
 : "${OUT:?OUT must be set}"
 source .carry/node-env.sh
-export SPBENCH_CACHE_DIR=/tmp/spbench-cache CI=1 SPBENCH_COMMIT=$(cat .commit 2>/dev/null)
+# .commit (carried): the full sha of the tree that runs (git rev-parse HEAD > .commit). spbench takes $SPBENCH_COMMIT
+# only as a full sha and otherwise records the copied tree's git, which may be another commit (a short sha did
+# that twice: docs/spmm-notes.md), so a short one is refused before any work.
+commit=$(cat .commit 2>/dev/null)
+[[ -z $commit || $commit =~ ^[0-9a-f]{40}$ ]] || { echo "gpu-session: .commit holds '$commit', not a full sha; write it with: git rev-parse HEAD > .commit" >&2; exit 2; }
+export SPBENCH_CACHE_DIR=/tmp/spbench-cache CI=1 SPBENCH_COMMIT=$commit
 R=$OUT/$phase; mkdir -p "$R"
 # `sb` as an executable (not a function) so that `timeout` can run it.
 mkdir -p /tmp/sbbin; printf '#!/bin/sh\nexec node %s/bin/spbench.js "$@"\n' "$PWD" >/tmp/sbbin/sb; chmod +x /tmp/sbbin/sb; export PATH=/tmp/sbbin:$PATH
