@@ -31,7 +31,6 @@ constexpr int kSlabWarps = SPB_SLAB_WARPS;
 #else
 constexpr int kSlabWarps = 8;
 #endif
-constexpr int kSlabThreads = 32 * kSlabWarps;
 constexpr int kSlabWN = 32;  // columns of a warp's pair: 4 n8 tiles (as batched-tile's warps)
 
 // Shared-memory geometry of one launch, in elements: A as mp x apitch (rows up to the batch's largest

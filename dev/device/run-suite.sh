@@ -7,13 +7,7 @@
 set -u
 : "${OUT:?}"
 suite=${1:?suite file}; name=${2:?output name}; limit=${3:-300}
-source .carry/node-env.sh
-# .commit (carried): the full sha of the tree that runs (git rev-parse HEAD > .commit). spbench takes $SPBENCH_COMMIT
-# only as a full sha and otherwise records the copied tree's git, which may be another commit (a short sha did
-# that twice: docs/spmm-notes.md), so a short one is refused before any work.
-commit=$(cat .commit 2>/dev/null)
-[[ -z $commit || $commit =~ ^[0-9a-f]{40}$ ]] || { echo "run-suite: .commit holds '$commit', not a full sha; write it with: git rev-parse HEAD > .commit" >&2; exit 2; }
-export SPBENCH_CACHE_DIR=/tmp/spbench-cache CI=1 SPBENCH_COMMIT=$commit
+source scripts/device/env.sh  # Node, cache dir, CI, the commit (a short .commit is refused)
 node dev/device/prebuilt.mjs place
 t0=$SECONDS
 timeout "$limit" node bin/spbench.js run "$suite" --backend cuda --json "$OUT/$name.json" >"$OUT/$name.log" 2>&1

@@ -14,13 +14,7 @@ set -u
 [ $# -ge 1 ] || { echo "usage: gpu-session.sh check|tests|acceptance|paper|spgemm|spgemm-wide|spmm-wide|wide|smoke|plugins ..." >&2; exit 2; }
 phase=$(IFS=-; echo "$*")
 : "${OUT:?OUT must be set}"
-source .carry/node-env.sh
-# .commit (carried): the full sha of the tree that runs (git rev-parse HEAD > .commit). spbench takes $SPBENCH_COMMIT
-# only as a full sha and otherwise records the copied tree's git, which may be another commit (a short sha did
-# that twice: docs/spmm-notes.md), so a short one is refused before any work.
-commit=$(cat .commit 2>/dev/null)
-[[ -z $commit || $commit =~ ^[0-9a-f]{40}$ ]] || { echo "gpu-session: .commit holds '$commit', not a full sha; write it with: git rev-parse HEAD > .commit" >&2; exit 2; }
-export SPBENCH_CACHE_DIR=/tmp/spbench-cache CI=1 SPBENCH_COMMIT=$commit
+source scripts/device/env.sh  # Node, cache dir, CI, the commit (a short .commit is refused)
 R=$OUT/$phase; mkdir -p "$R"
 # `sb` as an executable (not a function) so that `timeout` can run it.
 mkdir -p /tmp/sbbin; printf '#!/bin/sh\nexec node %s/bin/spbench.js "$@"\n' "$PWD" >/tmp/sbbin/sb; chmod +x /tmp/sbbin/sb; export PATH=/tmp/sbbin:$PATH
@@ -58,7 +52,7 @@ tests_phase() {
   sb gen --batch 9 --dim 40:150 --nnz-row 1:40 --seed 5 -o /tmp/dense.spb >/dev/null  # long rows: batched-mma's groups split over warps; k > 128: batched-tile's panels
   sb gen --batch 40 --dim 64 --nnz-row 16 --seed 7 -o /tmp/d64.spb >/dev/null  # k = 64: batched-tile's 16-bit 64-row chunks
   sb gen --batch 40 --dim 40:150 --nnz-row 2:6 --seed 13 -o /tmp/mixc.spb >/dev/null  # short mixed rows: batched-col's staged B (mixed)
-  sb gen --batch 12 --dim 72:128 --nnz-row 4:24 --seed 17 -o /tmp/f64w.spb >/dev/null  # f64 m > 64, k <= 128: batched-tile's 32-row DMMA jobs (nb >= 192), slab's m16n8k8
+  sb gen --batch 12 --dim 72:128 --nnz-row 4:24 --seed 17 -o /tmp/f64w.spb >/dev/null  # f64 m > 64, k <= 128, mixed: batched-tile's DMMA jobs, slab's m16n8k8; 16-bit: slab's 12 warps
   sb gen --batch 12 --dim 100:128 --nnz-row 8:32 --seed 29 -o /tmp/f64t.spb >/dev/null  # f64 m of 100-128, k <= 128: batched-tile's 64-row jobs at 8 warps
   sb gen --batch 3 --dim 150:260 --nnz-row 60:110 --seed 19 -o /tmp/long.spb >/dev/null  # 3 matrices, rows of 60-110: batched-split's 32 lanes a row
   sb gen --batch 5 --dim 150:400 --nnz-row 40:150 --seed 23 -o /tmp/wide.spb >/dev/null  # A_i too wide for one block: batched-slab's slices of rows
