@@ -135,6 +135,9 @@ function cases(inp, backend) {
     // odd files (empty rows, nnz-0 and 1×1 matrices: more warps than pairs)
     { op: 'spmm', name: 'f16/bf16 dense-ish dims 65:128, nB 130/192 (batched-slab: 12 warps a block)', expect: { method: 'batched-slab', info: 'warps', value: 12 }, args: ['--batch', '30', '--dim', '65:128', '--nnz-row', '12:40', '--nb', '130,192', ...half, ...spmmT] },
     { op: 'spmm', name: 'f16/bf16 files: empty rows, nnz-0 and 1×1 matrices, batched-slab forced to 12 warps', env: { SPB_SPMM_SLAB_WARPS: '12' }, expect: { method: 'batched-slab', info: 'warps', value: 12 }, args: ['--matrices', inp.batch, '--nb', '1,17,130', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-slab']), ...spmmT] },
+    // batched-slab's 16-bit positions (apos) at their edge: 16-bit A_i of 1000 columns fill 64-row slices to 65024 of the
+    // 65536 places; at 1040 columns 64 rows would pass it, so the plan takes 48
+    ...[['1000', 64], ['1040', 48]].flatMap(([dim, rows]) => ['row', 'col'].map((layout) => ({ op: 'spmm', name: `f16/bf16 dim ${dim}, batch 40, ${layout}-major (batched-slab: ${rows}-row slices, apos's 16 bits)`, expect: { method: 'batched-slab', info: 'slice_rows', value: rows }, args: ['--batch', '40', '--dim', dim, '--nnz-row', '3', '--nb', '9,32', '--layout', layout, ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-slab']), ...spmmT] }))),
     // f64 batched-tile with 8 warps a block (tile_warps_for: 64-row jobs of A_i taller than 64), both layouts, and 8
     // forced onto small mixed A_i (dims from 6, k <= 128: the odd files' 129-column matrix would make every job multi-panel)
     { op: 'spmm', name: 'f64 dense-ish dims 97:128, nB 40/130/256 (batched-tile: 8 warps a block)', expect: { method: 'batched-tile', info: 'warps', value: 8 }, args: ['--batch', '20', '--dim', '97:128', '--nnz-row', '8:40', '--nb', '40,130,256', '--precision', 'f64', ...spmmT] },

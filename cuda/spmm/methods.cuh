@@ -881,7 +881,7 @@ class Tile : public KernelMethod<T> {
     if (grid_ == 0) return;
     const BatchView<T>& v = this->d_.v;
     with_kernel([&](auto K) {
-      K<<<int(grid_), 32 * warps_, smem_, s>>>(jobs_, aidx_, qoff_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_, split_, part_, arrivals_);
+      K<<<int(grid_), 32 * warps_, smem_, s>>>(jobs_, apos_, aidx_, qoff_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_, split_, part_, arrivals_);
       CUDA_CHECK_LAUNCH();
     });
   }
@@ -900,14 +900,15 @@ class Tile : public KernelMethod<T> {
     const TileGeom<T> g = tile_geom(h, bm_, warps_);
     mp_ = h.max_k > kTilePanel;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
-    if (!mp_) {  // one panel: CSR order, apos
-      aidx_h_ = Pinned<int>(size_t(std::max<int64_t>(h.total_nnz, 1)));
+    if (!mp_) {  // one panel: CSR order, apos (16 bits: at most 64 x (kTilePanel + 8) places)
+      static_assert(64 * (kTilePanel + 8) <= 65536, "a one-panel tile's places fit apos's 16 bits");
+      apos_h_ = Pinned<uint16_t>(size_t(std::max<int64_t>(h.total_nnz, 1)));
       for (int i = 0, j = 0; i < h.batch; ++i)
         for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
           const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0), q0 = h.rp[row], q1 = h.rp[row + bm];
           jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, q0, q1, -1};
           for (int r = 0; r < bm; ++r)
-            for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) aidx_h_[size_t(q)] = r * g.apitch + h.ci[q];
+            for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = uint16_t(r * g.apitch + h.ci[q]);
         }
     } else {  // code pairs {place, index in val} grouped by panel, each panel's run padded to an even count
       std::vector<int> np(size_t(h.batch)), cnt;
@@ -951,7 +952,8 @@ class Tile : public KernelMethod<T> {
         }
     }
     jobs_ = this->mem.template alloc<TileJob>(jobs_h_.n);
-    aidx_ = this->mem.template alloc<int>(aidx_h_.n);
+    apos_ = apos_h_.n ? this->mem.template alloc<uint16_t>(apos_h_.n) : nullptr;
+    aidx_ = aidx_h_.n ? this->mem.template alloc<int>(aidx_h_.n) : nullptr;
     qoff_ = qoff_h_.n ? this->mem.template alloc<int>(qoff_h_.n) : nullptr;
     smem_ = g.bytes;
     nct_ = std::max(1, ceil_div(h.nb, g.BN));
@@ -1035,13 +1037,17 @@ class Tile : public KernelMethod<T> {
     });
   }
   void upload_own(cudaStream_t s) override {
-    upload_pinned(jobs_, jobs_h_, s); upload_pinned(aidx_, aidx_h_, s);
+    upload_pinned(jobs_, jobs_h_, s);
+    if (apos_) upload_pinned(apos_, apos_h_, s);
+    if (aidx_) upload_pinned(aidx_, aidx_h_, s);
     if (qoff_) upload_pinned(qoff_, qoff_h_, s);
     if (arrivals_) CUDA_CHECK(cudaMemsetAsync(arrivals_, 0, narrivals_ * sizeof(int), s));  // the kernel leaves them 0 again
   }
   Pinned<TileJob> jobs_h_;
-  Pinned<int> aidx_h_, qoff_h_;  // apos, or the MP kernels' code pairs; their panel ends
+  Pinned<uint16_t> apos_h_;      // one panel: places in the tile
+  Pinned<int> aidx_h_, qoff_h_;  // MP: code pairs; their panel ends
   TileJob* jobs_ = nullptr;
+  uint16_t* apos_ = nullptr;
   int *aidx_ = nullptr, *qoff_ = nullptr;
   bool mp_ = false;  // an A_i wider than a panel: the MP kernels
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
@@ -1075,12 +1081,18 @@ inline int slab_cols_for(const HostBatch<T>& h, const DeviceInfo& dev, int ms = 
   return bn;
 }
 
+// A geometry a block can take: its shared memory within `budget` and its A tile within 16-bit positions (apos).
+template <typename T>
+inline bool slab_geom_ok(const SlabGeom<T>& g, size_t budget) {
+  return g.bytes <= budget && int64_t(g.mp) * g.apitch <= kSlabTileMax;
+}
 template <typename T>
 inline bool slab_fits(const HostBatch<T>& h, const DeviceInfo& dev) {
-  return slab_geom(h, slab_cols_for(h, dev)).bytes <= dev.budget_one();
+  return slab_geom_ok(slab_geom(h, slab_cols_for(h, dev)), dev.budget_one());
 }
 // Rows of a block (R, a multiple of 16): all of the largest A_i where it and the B tile leave two blocks an
-// SM; else slices, each staging the B tile again: the most rows up to 64 that leave two blocks an SM (one
+// SM (and its dense tile is within kSlabTileMax values, apos's 16 bits: 16-bit A_i of 1016-1300 columns take
+// 48-row slices instead of 64); else slices, each staging the B tile again: the most rows up to 64 that leave two blocks an SM (one
 // block an SM where two would leave fewer than 32 rows), halved while the blocks (slices x column tiles)
 // are fewer than half the SMs: fewer, taller slices re-read less of B, but a small batch needs the blocks
 // (measured: docs/spmm-notes.md "batched-slab: slices of rows"). 0 where 16 rows and a 32-column tile
@@ -1106,18 +1118,18 @@ inline SlabPlan slab_plan_ms(const HostBatch<T>& h, const DeviceInfo& dev, int m
   const int whole = (std::max(h.max_m, 1) + 15) / 16 * 16;
   int forced = 0;
   if (const char* e = std::getenv("SPB_SPMM_SLAB_ROWS")) forced = std::atoi(e) / 16 * 16;
-  if (forced > 0 && forced < whole && slab_geom(h, p.bn, forced, ms).bytes <= dev.budget_one()) {
+  if (forced > 0 && forced < whole && slab_geom_ok(slab_geom(h, p.bn, forced, ms), dev.budget_one())) {
     p.rows = forced, p.sliced = true;
     return p;
   }
-  if (slab_geom(h, p.bn, 0, ms).bytes <= dev.budget_for(2)) {
+  if (slab_geom_ok(slab_geom(h, p.bn, 0, ms), dev.budget_for(2))) {
     p.rows = whole;
     return p;
   }
   const size_t one = dev.budget_one();
   auto most = [&](int bn, size_t budget) {
     int r = 0;
-    while (r + 16 <= std::min(64, whole) && slab_geom(h, bn, r + 16, ms).bytes <= budget) r += 16;
+    while (r + 16 <= std::min(64, whole) && slab_geom_ok(slab_geom(h, bn, r + 16, ms), budget)) r += 16;
     return r;
   };
   int r = 0;
@@ -1205,9 +1217,14 @@ class Slab : public KernelMethod<T> {
   Slab() : KernelMethod<T>("batched-slab", "ours", DeviceBatch<T>::kCsr) {}
   std::string not_applicable(const HostBatch<T>& h, const DeviceInfo& dev) const override {
     if (dev.prop.major < 8) return "needs tensor cores that take TF32, FP64 and BF16 (compute capability 8.0 or newer)";
-    if (slab_plan(h, dev).rows == 0)
-      return "16 rows of the widest A_i dense (16 x " + std::to_string(h.max_k) + ") and a 32-column tile of B_i need " +
-             std::to_string(slab_geom(h, 32, 16).bytes) + " bytes of shared memory, more than a block may have (" + std::to_string(dev.smem_optin) + ")";
+    if (slab_plan(h, dev).rows == 0) {
+      const SlabGeom<T> g = slab_geom(h, 32, 16);
+      if (g.bytes > dev.budget_one())
+        return "16 rows of the widest A_i dense (16 x " + std::to_string(h.max_k) + ") and a 32-column tile of B_i need " + std::to_string(g.bytes) +
+               " bytes of shared memory, more than a block may have (" + std::to_string(dev.smem_optin) + ")";
+      return "16 rows of the widest A_i dense (16 x " + std::to_string(h.max_k) + ", padded) are " + std::to_string(int64_t(g.mp) * g.apitch) +
+             " values, more than the kernel's 16-bit positions reach (" + std::to_string(kSlabTileMax) + ")";
+    }
     return "";
   }
   void run(cudaStream_t s) override {
@@ -1231,16 +1248,16 @@ class Slab : public KernelMethod<T> {
     int njobs = 0;
     for (int i = 0; i < h.batch; ++i) njobs += ceil_div(h.m[i], rows_);
     jobs_h_ = Pinned<SlabJob>(size_t(std::max(njobs, 1)));
-    apos_h_ = Pinned<int>(size_t(std::max<int64_t>(h.total_nnz, 1)));
+    apos_h_ = Pinned<uint16_t>(size_t(std::max<int64_t>(h.total_nnz, 1)));
     for (int i = 0, j = 0; i < h.batch; ++i)
       for (int r0 = 0; r0 < h.m[i]; r0 += rows_) {
         const int row = h.row_off[i] + r0, m = std::min(rows_, h.m[i] - r0);
         jobs_h_[size_t(j++)] = SlabJob{row, h.col_off[i], h.k[i], m, h.rp[row], h.rp[row + m], r0, h.m[i]};
         for (int r = 0; r < m; ++r)
-          for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = r * g.apitch + h.ci[q];
+          for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = uint16_t(r * g.apitch + h.ci[q]);  // < kSlabTileMax (slab_plan)
       }
     jobs_ = this->mem.template alloc<SlabJob>(jobs_h_.n);
-    apos_ = this->mem.template alloc<int>(apos_h_.n);
+    apos_ = this->mem.template alloc<uint16_t>(apos_h_.n);
     smem_ = g.bytes;
     nct_ = std::max(1, ceil_div(h.nb, bn_));
     int res = 1;
@@ -1303,9 +1320,9 @@ class Slab : public KernelMethod<T> {
   }
   void upload_own(cudaStream_t s) override { upload_pinned(jobs_, jobs_h_, s); upload_pinned(apos_, apos_h_, s); }
   Pinned<SlabJob> jobs_h_;
-  Pinned<int> apos_h_;
+  Pinned<uint16_t> apos_h_;
   SlabJob* jobs_ = nullptr;
-  int* apos_ = nullptr;
+  uint16_t* apos_ = nullptr;
   int bn_ = 32, rows_ = 16, nct_ = 1, ms_ = 1, warps_ = kSlabWarps;
   int64_t grid_ = 0;
   size_t smem_ = 0;

@@ -31,7 +31,8 @@ constexpr int kSlabWarps = SPB_SLAB_WARPS;
 #else
 constexpr int kSlabWarps = 8;
 #endif
-constexpr int kSlabWN = 32;  // columns of a warp's pair: 4 n8 tiles (as batched-tile's warps)
+constexpr int kSlabWN = 32;
+constexpr int kSlabTileMax = 1 << 16;  // values of a block's A tile: apos is 16 bits  // columns of a warp's pair: 4 n8 tiles (as batched-tile's warps)
 
 // Shared-memory geometry of one launch, in elements: A as mp x apitch (rows up to the batch's largest
 // m rounded to 16-row strips), the B tile as kp rows x bpitch (row-major) or BN columns x bpitch
@@ -61,8 +62,9 @@ struct SlabGeom {
 
 // A job: m rows of matrix X from its row r0 (first row `row` of the batch, first column c0 of the stacked
 // B, k of X, mx its rows: the column-major stride of C_i) and their nonzeros q0 .. q1 in CSR order; apos[q]:
-// where nonzero q goes in the dense A tile. All of X (r0 = 0, m = mx) where it fits beside a B tile, else
-// slices of rows, each staging the B tile again.
+// where nonzero q goes in the dense A tile, in 16 bits (slab_plan keeps a block's tile within kSlabTileMax
+// values): 2 bytes a nonzero fewer than an int, a third of A's bytes in 16-bit batches. All of X (r0 = 0,
+// m = mx) where it fits beside a B tile, else slices of rows, each staging the B tile again.
 struct alignas(16) SlabJob {
   int row, c0, k, m;
   int q0, q1, r0, mx;
@@ -88,7 +90,7 @@ struct alignas(16) SlabJob {
 // W: warps a block, kSlabWarps, or 12 for 16-bit row-major blocks whose pairs take 8 warps three rounds or
 // more and 12 fewer (slab_warps_for); at 4 blocks an SM the 40 registers still fit (12 warps a scheduler).
 template <typename T, Layout L, int BN, bool H, int FK = 0, int MS = 1, int W = kSlabWarps>
-__global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T) == 2 ? (W > 8 ? 4 : 6) : 0) slab_kernel(const SlabJob* __restrict__ jobs, const int* __restrict__ apos, const T* __restrict__ val,
+__global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T) == 2 ? (W > 8 ? 4 : 6) : 0) slab_kernel(const SlabJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   using Op = TileMma<T, FK>;
@@ -168,7 +170,7 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
     constexpr int PF = 4;
     const int q0 = job.q0, q1 = job.q1;
     T v[PF];
-    int pos[PF];
+    unsigned pos[PF];
 #pragma unroll
     for (int i = 0; i < PF; ++i) {
       const int q = q0 + tid + i * kThreads;

@@ -301,9 +301,10 @@ struct alignas(16) TileJob {
 };
 
 // Grid: jobs x chunks (chunk fastest, so the blocks that share a job's A rows run together); a chunk
-// is `per` consecutive column tiles. aidx: apos (one panel: where the q-th nonzero goes in its job's
-// dense tile, (row - r0) * apitch + column) or, MP, the int2 codes {place - panel start, index in
-// val}; both made on the host in setup. MP kernels scatter a panel with cp.async (4- and 8-byte values;
+// is `per` consecutive column tiles. One panel: apos[q], where the q-th nonzero goes in its job's dense
+// tile, (row - r0) * apitch + column, in 16 bits (a tile is at most 64 x (kTilePanel + 8) values; 2 bytes
+// a nonzero fewer than an int). MP: aidx, the int2 codes {place - panel start, index in val}. Both made on
+// the host in setup. MP kernels scatter a panel with cp.async (4- and 8-byte values;
 // 16-bit values are loaded and stored): a refill used to be a chain of dependent loads (code, then value)
 // a few nonzeros at a time, 40 % of the stall samples of the dense-ish multi-panel cells.
 // f32 row-major one-panel 32- and 64-row jobs: at most 64 registers, so that 8 blocks fit an SM where
@@ -314,7 +315,7 @@ struct alignas(16) TileJob {
 // (BN) on the same A tile.
 template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps>
 __global__ void __launch_bounds__(32 * W, (sizeof(T) == 4 && L == Layout::Row && BM >= 32 && !MP) ? 8 : 0)
-    tile_kernel(const TileJob* __restrict__ jobs, const int* __restrict__ aidx, const int* __restrict__ qoff,
+    tile_kernel(const TileJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const int* __restrict__ aidx, const int* __restrict__ qoff,
                 const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per,
                 int ksplit, acc_t<T>* __restrict__ part, int* __restrict__ arrivals) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
@@ -474,18 +475,18 @@ __global__ void __launch_bounds__(32 * W, (sizeof(T) == 4 && L == Layout::Row &&
     } else {
       const int q0 = job.q0, q1 = job.q1;
       T v[PF];
-      int pos[PF];
+      unsigned pos[PF];
 #pragma unroll
       for (int i = 0; i < PF; ++i) {
         const int q = q0 + threadIdx.x + i * kThreads;
-        if (q < q1) { v[i] = __ldg(val + q); pos[i] = __ldg(aidx + q); }
+        if (q < q1) { v[i] = __ldg(val + q); pos[i] = __ldg(apos + q); }
       }
       zero_a();
       __syncthreads();
 #pragma unroll
       for (int i = 0; i < PF; ++i)
         if (q0 + threadIdx.x + i * kThreads < q1) As[pos[i]] = v[i];
-      for (int q = q0 + threadIdx.x + PF * kThreads; q < q1; q += kThreads) As[__ldg(aidx + q)] = __ldg(val + q);
+      for (int q = q0 + threadIdx.x + PF * kThreads; q < q1; q += kThreads) As[__ldg(apos + q)] = __ldg(val + q);
     }
   };
   if (kc0 < kc1) fill(kc0 / PC);  // uniform
