@@ -876,12 +876,15 @@ class Tile : public KernelMethod<T> {
              "-column panel) and the pipeline's chunks of B_i do not fit shared memory";
     return "";
   }
+  // The MP kernels read A only from their own arrays (apos, aval: places and values grouped by panel), the
+  // one-panel kernels the batch's values: CSR (whose values they take) only for those.
+  int parts_for(const HostBatch<T>& h) const override { return h.max_k > kTilePanel ? 0 : DeviceBatch<T>::kCsr; }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
     if (grid_ == 0) return;
     const BatchView<T>& v = this->d_.v;
     with_kernel([&](auto K) {
-      K<<<int(grid_), 32 * warps_, smem_, s>>>(jobs_, apos_, aidx_, qoff_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_, split_, part_, arrivals_);
+      K<<<int(grid_), 32 * warps_, smem_, s>>>(jobs_, apos_, aval_, qoff_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_, split_, part_, arrivals_);
       CUDA_CHECK_LAUNCH();
     });
   }
@@ -910,23 +913,24 @@ class Tile : public KernelMethod<T> {
           for (int r = 0; r < bm; ++r)
             for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = uint16_t(r * g.apitch + h.ci[q]);
         }
-    } else {  // code pairs {place, index in val} grouped by panel, each panel's run padded to an even count
+    } else {  // places and values grouped by panel, each panel's run padded to whole groups of 8 (kTilePad places)
       std::vector<int> np(size_t(h.batch)), cnt;
-      int64_t npanel = 0, nint4 = 0;
+      int64_t npanel = 0, ngroups = 0;
       for (int i = 0; i < h.batch; ++i) {
         np[size_t(i)] = std::max(1, ceil_div(h.k[i], kTilePanel));
         npanel += int64_t(ceil_div(h.m[i], bm_)) * np[size_t(i)];
       }
-      for (int i = 0; i < h.batch; ++i)  // sizes first: a panel's run is at most one pair of padding longer
+      for (int i = 0; i < h.batch; ++i)  // sizes first: a panel's run is at most 7 places of padding longer
         for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
           const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0);
-          nint4 += (h.rp[row + bm] - h.rp[row]) / 2 + np[size_t(i)];
+          ngroups += (h.rp[row + bm] - h.rp[row]) / 8 + np[size_t(i)];
         }
-      if (nint4 * 4 >= (1ll << 31) || npanel >= (1ll << 31)) throw std::runtime_error("batched-tile: more nonzero codes than an int indexes");
-      aidx_h_ = Pinned<int>(size_t(std::max<int64_t>(nint4, 1)) * 4);
+      if (ngroups * 8 >= (1ll << 31) || npanel >= (1ll << 31)) throw std::runtime_error("batched-tile: more nonzero places than an int indexes");
+      apos_h_ = Pinned<uint16_t>(size_t(std::max<int64_t>(ngroups, 1)) * 8);
+      aval_h_ = Pinned<T>(size_t(std::max<int64_t>(ngroups, 1)) * 8);
       qoff_h_ = Pinned<int>(size_t(std::max<int64_t>(npanel, 1)));
-      std::vector<int> at;
-      int64_t e = 0;  // next int4
+      std::vector<int64_t> at;
+      int64_t e = 0;  // next group
       for (int i = 0, j = 0, pq = 0; i < h.batch; ++i)
         for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
           const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0), q0 = h.rp[row], q1 = h.rp[row + bm];
@@ -935,25 +939,26 @@ class Tile : public KernelMethod<T> {
           for (int q = q0; q < q1; ++q) ++cnt[size_t(h.ci[q] / kTilePanel)];
           at.assign(size_t(n), 0);
           jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, int(e), q1, pq};
-          for (int p = 0; p < n; ++p) {  // code slots of panel p: [2 e, 2 e + cnt), padded to the next int4
-            at[size_t(p)] = int(2 * e);
-            const int64_t end = e + (cnt[size_t(p)] + 1) / 2;
-            for (int64_t x = 2 * e + cnt[size_t(p)]; x < 2 * end; ++x) aidx_h_[size_t(2 * x)] = 0, aidx_h_[size_t(2 * x + 1)] = -1;
+          for (int p = 0; p < n; ++p) {  // slots of panel p: [8 e, 8 e + cnt), padded to the next group
+            at[size_t(p)] = 8 * e;
+            const int64_t end = e + (cnt[size_t(p)] + 7) / 8;
+            for (int64_t x = 8 * e + cnt[size_t(p)]; x < 8 * end; ++x) apos_h_[size_t(x)] = uint16_t(kTilePad), aval_h_[size_t(x)] = T(0);
             qoff_h_[size_t(pq + p)] = int(end);
             e = end;
           }
           for (int r = 0; r < bm; ++r)
             for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) {
-              const int p = h.ci[q] / kTilePanel, x = at[size_t(p)]++;
-              aidx_h_[size_t(2 * x)] = r * g.apitch + h.ci[q] - p * kTilePanel;
-              aidx_h_[size_t(2 * x + 1)] = q;
+              const int p = h.ci[q] / kTilePanel;
+              const int64_t x = at[size_t(p)]++;
+              apos_h_[size_t(x)] = uint16_t(r * g.apitch + h.ci[q] - p * kTilePanel);
+              aval_h_[size_t(x)] = h.val[size_t(q)];
             }
           pq += n;
         }
     }
     jobs_ = this->mem.template alloc<TileJob>(jobs_h_.n);
-    apos_ = apos_h_.n ? this->mem.template alloc<uint16_t>(apos_h_.n) : nullptr;
-    aidx_ = aidx_h_.n ? this->mem.template alloc<int>(aidx_h_.n) : nullptr;
+    apos_ = this->mem.template alloc<uint16_t>(apos_h_.n);
+    aval_ = aval_h_.n ? this->mem.template alloc<T>(aval_h_.n) : nullptr;
     qoff_ = qoff_h_.n ? this->mem.template alloc<int>(qoff_h_.n) : nullptr;
     smem_ = g.bytes;
     nct_ = std::max(1, ceil_div(h.nb, g.BN));
@@ -994,7 +999,7 @@ class Tile : public KernelMethod<T> {
     this->info_n["tile_rows"] = bm_;
     this->info_n["warps"] = warps_;
     this->info_n["a_panels"] = ceil_div(std::max(h.max_k, 1), kTilePanel);
-    this->info_s["a_fill"] = !mp_ ? "loads, one panel" : sizeof(T) >= 4 ? "cp.async scatter, a panel at a time" : "loads, a panel at a time";
+    this->info_s["a_fill"] = !mp_ ? "loads, one panel" : "groups of 8 places and values, a panel at a time";
     this->info_n["tile_cols"] = g.BN;
     this->info_n["chunk_rows"] = tile_k<T>(h.max_k);
     this->info_n["jobs"] = double(njobs);
@@ -1038,17 +1043,19 @@ class Tile : public KernelMethod<T> {
   }
   void upload_own(cudaStream_t s) override {
     upload_pinned(jobs_, jobs_h_, s);
-    if (apos_) upload_pinned(apos_, apos_h_, s);
-    if (aidx_) upload_pinned(aidx_, aidx_h_, s);
+    upload_pinned(apos_, apos_h_, s);
+    if (aval_) upload_pinned(aval_, aval_h_, s);
     if (qoff_) upload_pinned(qoff_, qoff_h_, s);
     if (arrivals_) CUDA_CHECK(cudaMemsetAsync(arrivals_, 0, narrivals_ * sizeof(int), s));  // the kernel leaves them 0 again
   }
   Pinned<TileJob> jobs_h_;
-  Pinned<uint16_t> apos_h_;      // one panel: places in the tile
-  Pinned<int> aidx_h_, qoff_h_;  // MP: code pairs; their panel ends
+  Pinned<uint16_t> apos_h_;  // places in the tile: CSR order (one panel), grouped by panel (MP)
+  Pinned<T> aval_h_;         // MP: the values in apos's order
+  Pinned<int> qoff_h_;       // MP: the panels' ends (groups of 8)
   TileJob* jobs_ = nullptr;
   uint16_t* apos_ = nullptr;
-  int *aidx_ = nullptr, *qoff_ = nullptr;
+  T* aval_ = nullptr;
+  int* qoff_ = nullptr;
   bool mp_ = false;  // an A_i wider than a panel: the MP kernels
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
   int* arrivals_ = nullptr;

@@ -32,6 +32,7 @@ constexpr int kTileWarps = 4, kTileThreads = 32 * kTileWarps;
 // as k, or as two blocks an SM allow, was 15-45 % faster where the grid is small and up to 2.2x slower
 // where it fills the SMs; a runtime width cost the f32 kernels 8-32 registers and 5-27 %: docs/spmm-notes.md.)
 constexpr int kTilePanel = 128;
+constexpr unsigned kTilePad = 0xffffu;  // MP: a padding place (a tile has at most 64 x (kTilePanel + 8) places)
 // Rows of B_i a pipeline stage (the kernels' KC): 32; 64 for 16-bit batches whose widest A_i is one panel
 // of whole 64-row chunks (k = 64 or 128). A chunk costs the warps ~150 instructions of waits, barrier,
 // copies and addresses, against 14 that load fragments and multiply for a 16-bit 32 x 32 chunk (ncu
@@ -102,14 +103,6 @@ __device__ __forceinline__ void ldsm_x4(unsigned a, uint32_t (&r)[4]) {  // a: s
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n" : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a));
 }
 __device__ __forceinline__ unsigned smem_addr(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
-// One value (4 or 8 bytes) into shared memory: the multi-panel fill's scatter, all of a thread's copies
-// in flight at once instead of a load-then-store round trip each.
-template <typename T>
-__device__ __forceinline__ void cp_async_val(T* dst, const T* src) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "cp.async copies 4, 8 or 16 bytes");
-  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(int(sizeof(T))));
-}
 // One value type's tensor-core step on a 16 x 8 tile of C (c[0..1]: row g, columns 2t, 2t+1; c[2..3]:
 // row g + 8), g = lane / 4, t = lane % 4, K of A's columns at a time, fragments read from shared memory
 // (A row-major with pitch ap; B row-major (k rows) or column-major with pitch bp). kPair (16-bit):
@@ -290,10 +283,10 @@ __device__ __forceinline__ void store_row8(T* dst, const uint32_t (&w)[4], bool 
 
 // A job: rows r0 .. r0 + bm of matrix X (first row `row` of the batch). One-panel batches: its nonzeros
 // q0 .. q1 in CSR order, apos[q] their places in the tile. Batches with an A_i wider than a panel (the
-// MP kernels): every job's nonzeros as code pairs (place in the tile, index in val), grouped by panel,
-// each panel's run padded to whole 16-byte pairs of codes: panel 0 from int4 q0, panel p ending at
-// qoff[pq + p] (int4 units). Everything a block needs before its first loads, in one read (the block's
-// chain of dependent global reads is part of what bounds small jobs).
+// MP kernels): every job's nonzeros grouped by panel, as places (apos) and values (aval) in that order, each
+// panel's run padded to whole groups of 8: panel 0 from group q0, panel p ending at qoff[pq + p]. Everything
+// a block needs before its first loads, in one read (the block's chain of dependent global reads is part of
+// what bounds small jobs).
 struct alignas(16) TileJob {
   int row, c0, k, m;  // the job's first row (batch numbering), X's first column, X's k and m
   int r0, bm, q0, q1;
@@ -301,21 +294,25 @@ struct alignas(16) TileJob {
 };
 
 // Grid: jobs x chunks (chunk fastest, so the blocks that share a job's A rows run together); a chunk
-// is `per` consecutive column tiles. One panel: apos[q], where the q-th nonzero goes in its job's dense
-// tile, (row - r0) * apitch + column, in 16 bits (a tile is at most 64 x (kTilePanel + 8) values; 2 bytes
-// a nonzero fewer than an int). MP: aidx, the int2 codes {place - panel start, index in val}. Both made on
-// the host in setup. MP kernels scatter a panel with cp.async (4- and 8-byte values;
-// 16-bit values are loaded and stored): a refill used to be a chain of dependent loads (code, then value)
-// a few nonzeros at a time, 40 % of the stall samples of the dense-ish multi-panel cells.
+// is `per` consecutive column tiles. apos: where a nonzero goes in its job's dense tile, (row - r0) * apitch
+// + column (less the panel's first column, MP), in 16 bits (a tile is at most 64 x (kTilePanel + 8) places;
+// 2 bytes a nonzero fewer than an int); one panel: in CSR order (values from val), MP: grouped by panel with
+// their values in aval, made on the host in setup. An MP fill is 16-byte loads of 8 places and 8 values, 4-10
+// bytes a nonzero (before: int2 codes {place, index in val} and a cp.async of the value, 10-16 bytes and an
+// instruction a nonzero).
 // f32 row-major one-panel 32- and 64-row jobs: at most 64 registers, so that 8 blocks fit an SM where
 // shared memory allows (unbounded, the unrolled tile loop took 72-80 and row-major d48 cells lost 8-10 %;
 // column-major f32 measured slower with the bound). Under it ptxas spills a few bytes, and which kernel
 // moves with unrelated edits (9063514: the 32-row one 36 bytes; 09aca9d: the 64-row one 4): docs/spmm-notes.md.
+// MP kernels of 32- and 64-row jobs: registers for 5 blocks an SM (f64 4), as before the grouped fill; unbounded
+// it took 120-123 registers (f32), 161-168 (f64), a block an SM fewer, and the waves and k splits that follow
+// from that cost sparse column-major cells 1.10-1.13x (bounded: 16-24 bytes of spills, within 1.04x of the
+// old fill everywhere measured; docs/spmm-notes.md "batched-tile's multi-panel fill in groups").
 // W: warps a block, kTileWarps, or 8 for f64 one-panel jobs (tile_warps_for): twice the columns a block
 // (BN) on the same A tile.
 template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps>
-__global__ void __launch_bounds__(32 * W, (sizeof(T) == 4 && L == Layout::Row && BM >= 32 && !MP) ? 8 : 0)
-    tile_kernel(const TileJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const int* __restrict__ aidx, const int* __restrict__ qoff,
+__global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::Row && BM >= 32 ? 8 : 0) : BM >= 32 ? (sizeof(T) == 8 ? 4 : 5) : 0)
+    tile_kernel(const TileJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ aval, const int* __restrict__ qoff,
                 const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per,
                 int ksplit, acc_t<T>* __restrict__ part, int* __restrict__ arrivals) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
@@ -351,7 +348,6 @@ __global__ void __launch_bounds__(32 * W, (sizeof(T) == 4 && L == Layout::Row &&
   const int p0 = MP ? split * np / ksplit : 0, p1 = MP ? (split + 1) * np / ksplit : 1;
   const int kc0 = MP ? p0 * PC : 0, kc1 = MP ? min(nk, p1 * PC) : nk;
   const bool multi = MP && k > kTilePanel;  // uniform over the block
-  constexpr bool kAsyncFill = MP && sizeof(T) >= 4 && kStages == 2;  // see the refill in the chunk loop
   const T* Bi = B + int64_t(c0) * nb;
   T* Ci = C + int64_t(job.row - r0) * nb;  // C_i: X's rows, in C's layout
   // 16-byte copies where every address of the B_i chunk is a multiple of 16 bytes (cudaMalloc'd base).
@@ -436,41 +432,41 @@ __global__ void __launch_bounds__(32 * W, (sizeof(T) == 4 && L == Layout::Row &&
   auto fill = [&](int p) {
     constexpr int PF = 4;
     if constexpr (MP) {
-      // Code pairs, 16 bytes a load; the first PF loads a thread go out before the tile is zeroed.
+      // Groups of 8 nonzeros: 8 places (16 bytes) and their 8 values, each a run of whole 16-byte loads; the first
+      // PG groups a thread go out before the tile is zeroed. Padding places are kTilePad.
+      constexpr int PG = sizeof(T) == 8 ? 1 : 2, NV = 8 * int(sizeof(T)) / 16;  // NV: 16-byte loads a group's values
       const int e0 = p ? __ldg(qoff + job.pq + p - 1) : job.q0, e1 = __ldg(qoff + job.pq + p);
-      const int4* cw = reinterpret_cast<const int4*>(aidx);
-      int4 w[PF];
+      const uint4* pw = reinterpret_cast<const uint4*>(apos);
+      const uint4* vw = reinterpret_cast<const uint4*>(aval);
+      auto load = [&](int e, uint4& pl, uint4 (&vl)[NV]) {
+        pl = __ldg(pw + e);
 #pragma unroll
-      for (int i = 0; i < PF; ++i) {
-        const int e = e0 + threadIdx.x + i * kThreads;
-        w[i] = e < e1 ? __ldg(cw + e) : make_int4(0, -1, 0, -1);
-      }
-      T v[kAsyncFill ? 1 : 2 * PF];  // loaded values: their loads go out before the tile is zeroed too
-      if constexpr (!kAsyncFill) {  // (braces: a pragma there would be the if's whole body)
+        for (int x = 0; x < NV; ++x) vl[x] = __ldg(vw + int64_t(e) * NV + x);
+      };
+      auto put = [&](const uint4& pl, const uint4 (&vl)[NV]) {
+        const uint32_t w[4] = {pl.x, pl.y, pl.z, pl.w};
+        const T* v = reinterpret_cast<const T*>(vl);
 #pragma unroll
-        for (int i = 0; i < PF; ++i) {
-          v[2 * i] = w[i].y >= 0 ? __ldg(val + w[i].y) : T(0);
-          v[2 * i + 1] = w[i].w >= 0 ? __ldg(val + w[i].w) : T(0);
+        for (int x = 0; x < 8; ++x) {
+          const unsigned at = (w[x / 2] >> (16 * (x % 2))) & 0xffffu;
+          if (at != kTilePad) As[at] = v[x];
         }
+      };
+      uint4 pl[PG], vl[PG][NV];
+#pragma unroll
+      for (int i = 0; i < PG; ++i) {
+        const int e = e0 + threadIdx.x + i * kThreads;
+        if (e < e1) load(e, pl[i], vl[i]);
       }
       zero_a();
       __syncthreads();
-      auto put = [&](int pos, int src) {
-        if (src < 0) return;  // padding
-        if constexpr (kAsyncFill) cp_async_val(As + pos, val + src);
-        else As[pos] = __ldg(val + src);
-      };
 #pragma unroll
-      for (int i = 0; i < PF; ++i) {
-        if constexpr (kAsyncFill) put(w[i].x, w[i].y), put(w[i].z, w[i].w);
-        else {
-          if (w[i].y >= 0) As[w[i].x] = v[2 * i];
-          if (w[i].w >= 0) As[w[i].z] = v[2 * i + 1];
-        }
-      }
-      for (int e = e0 + threadIdx.x + PF * kThreads; e < e1; e += kThreads) {
-        const int4 x = __ldg(cw + e);
-        put(x.x, x.y), put(x.z, x.w);
+      for (int i = 0; i < PG; ++i)
+        if (e0 + threadIdx.x + i * kThreads < e1) put(pl[i], vl[i]);
+      for (int e = e0 + threadIdx.x + PG * kThreads; e < e1; e += kThreads) {
+        uint4 p1, v1[NV];
+        load(e, p1, v1);
+        put(p1, v1);
       }
     } else {
       const int q0 = job.q0, q1 = job.q1;
@@ -490,7 +486,6 @@ __global__ void __launch_bounds__(32 * W, (sizeof(T) == 4 && L == Layout::Row &&
     }
   };
   if (kc0 < kc1) fill(kc0 / PC);  // uniform
-  if (kAsyncFill) cp_async_commit();  // 2 stages: the first chunk's wait (wait_group 0) takes it too
 
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, gq = lane >> 2, tq = lane & 3;
   const int strip = warp / WC, cg = warp % WC;
@@ -513,18 +508,12 @@ __global__ void __launch_bounds__(32 * W, (sizeof(T) == 4 && L == Layout::Row &&
     for (int kc = kc0; kc < kc1; ++kc) {
       cp_async_wait<kStages - 2>();  // the chunk in hand has landed (this thread's copies)
       __syncthreads();                   // everyone's copies, and everyone is done with the previous chunk's stage
-      // A wider than a panel: the chunk starts a panel (the barrier above: nobody reads the last one).
-      // The async scatter goes out before the next chunk's copies, as a group of its own, so that the
-      // wait for it (all but the newest group) leaves that chunk in flight.
+      // A wider than a panel: the chunk starts a panel (the barrier above: nobody reads the last one); the next
+      // chunk's copies go out first, so that they are in flight while the panel is filled.
       const bool refill = multi && kc % PC == 0 && (kc > kc0 || ct > ct0);
-      if (kAsyncFill && refill) {
-        fill(kc / PC);
-        cp_async_commit();
-      }
       issue_next();
       if (refill) {
-        if constexpr (kAsyncFill) cp_async_wait<1>();
-        else fill(kc / PC);
+        fill(kc / PC);
         __syncthreads();
       }
       const T* st = Bs + size_t(cs) * g.stage;
