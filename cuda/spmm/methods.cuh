@@ -781,8 +781,8 @@ class Staged : public KernelMethod<T> {
 // Ours: batched-tile (see tile_kernel), both layouts, on tensor cores (sm_80 and newer). Jobs of BM
 // rows: 16, 32 or 64 as the largest A_i has that many rows (larger A_i are cut into 64-row jobs; 32
 // where that idles fewer warps), fewer while the tile would not leave two blocks an SM. A_i wider than
-// kTilePanel columns are filled a panel at a time (the MP kernels), their nonzeros as code pairs
-// grouped by panel in setup (codes, qoff). A block takes `per` consecutive column tiles of its job (A scattered once for them).
+// kTilePanel columns are filled a panel at a time (the MP kernels), their nonzeros' places and values
+// grouped by panel in setup (apos, aval, qoff). A block takes `per` consecutive column tiles of its job (A scattered once for them).
 // $SPB_SPMM_TILE and $SPB_SPMM_TILE_BM (development sweeps only) force `per` and BM.
 // SPB_SPMM_TILE_MP=old (development A/B only): the multi-panel plan before the panel-aware rows,
 // one column tile a block and splits of whole panel pairs.
@@ -1450,7 +1450,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // batched-tile: dense products, B_i and C_i streamed once; pays where the A_i are dense enough and
   // small (k <= 128: past it, its one block a job walks k serially), and where enough columns or long
   // rows cover its per-block fill (measured on a development sweep: docs/spmm-notes.md "batched-tile").
-  // Wider A_i (k > 128) go a panel at a time (the fill a cp.async scatter, k split over blocks where the
+  // Wider A_i (k > 128) go a panel at a time (the fill groups of places and values, k split over blocks where the
   // grid is small): column-major with two blocks an SM or more (fewer leave SMs idle while each walks
   // k), row-major where A_i are dense (>= 3/8) and nb >= 32 (1.07-1.7x csr-flat on the development
   // sweeps; below nb 32 batched-mma, at 1/4 it won and lost by 15-40 %: docs/spmm-notes.md).

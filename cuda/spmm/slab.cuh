@@ -31,8 +31,8 @@ constexpr int kSlabWarps = SPB_SLAB_WARPS;
 #else
 constexpr int kSlabWarps = 8;
 #endif
-constexpr int kSlabWN = 32;
-constexpr int kSlabTileMax = 1 << 16;  // values of a block's A tile: apos is 16 bits  // columns of a warp's pair: 4 n8 tiles (as batched-tile's warps)
+constexpr int kSlabWN = 32;              // columns of a warp's pair: 4 n8 tiles (as batched-tile's warps)
+constexpr int kSlabTileMax = 1 << 16;  // values of a block's A tile: apos is 16 bits
 
 // Shared-memory geometry of one launch, in elements: A as mp x apitch (rows up to the batch's largest
 // m rounded to 16-row strips), the B tile as kp rows x bpitch (row-major) or BN columns x bpitch

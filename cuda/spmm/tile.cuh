@@ -423,8 +423,7 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
 
   // Panel p of the job's rows of A, dense (the whole of them where k <= kTilePanel): the first
   // nonzeros' loads go out before the tile is zeroed, so that their latency overlaps it and the
-  // barrier. The caller makes sure nobody still reads the tile, and syncs before it is read (after
-  // waiting for the copies where the scatter is cp.async).
+  // barrier. The caller makes sure nobody still reads the tile, and syncs before it is read.
   auto zero_a = [&]() {
     const int n16 = BM * ap / V;
     for (int e = threadIdx.x; e < n16; e += kThreads) reinterpret_cast<VecT<T, V>*>(As)[e] = VecT<T, V>{};
