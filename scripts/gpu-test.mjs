@@ -146,6 +146,9 @@ function cases(inp, backend) {
     // batched-tile's split k forced to 3 (uneven splits, the last shorter; partial sums added by the last block to arrive)
     { op: 'spmm', name: 'wide dense-ish A_i, batched-tile k split in 3, every precision', env: { SPB_SPMM_TILE_SPLIT: '3' }, args: ['--batch', '4', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,40,130', '--precision', 'f32,f64,f16,bf16', ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
     { op: 'spmm', name: 'wide dense-ish A_i, batched-tile k split in 3, every precision, column-major', env: { SPB_SPMM_TILE_SPLIT: '3' }, args: ['--batch', '4', '--dim', '150:400', '--nnz-row', '40:150', '--nb', '9,40,130', '--layout', 'col', '--precision', 'f32,f64,f16,bf16', ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    // ... and planned: A_i of 850 columns are 7 panels, which the plan splits in 3 (2, 2 and 3 panels a block) on this
+    // small grid (81 blocks); splits no longer need to divide the panels
+    ...['row', 'col'].map((layout) => ({ op: 'spmm', name: `wide A_i of 7 panels, batched-tile's planned k split in 3 (uneven), every precision, ${layout}-major`, expect: { method: 'batched-tile', info: 'k_split', value: 3 }, args: ['--batch', '3', '--dim', '850', '--nnz-row', '100', '--nb', '8,40', '--layout', layout, '--precision', 'f32,f64,f16,bf16', ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile,batched-split,auto']), ...spmmT] })),
     // f16 / bf16 (16-bit A, B, C; f32 accumulation): 8-wide vectors where nB % 8 == 0, the scalar paths elsewhere
     { op: 'spmm', name: 'f16/bf16: dim 1, nnz/row 1, nB 1/17/33/1000', args: ['--batch', '7', '--dim', '1', '--nnz-row', '1', '--nb', '1,17,33,1000', ...half, ...spmmT] },
     { op: 'spmm', name: 'f16/bf16: files: empty rows, nnz-0 and 1×1 matrices, dense rows, all modes', args: ['--matrices', inp.batch, '--nb', '1,8,17,1000', ...half, ...allModes, ...spmmT] },

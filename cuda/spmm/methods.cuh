@@ -851,17 +851,22 @@ inline int64_t tile_blocks(const HostBatch<T>& h, int bm) {
   return tile_jobs(h, bm) * std::max(1, ceil_div(h.nb, tile_geom(h, bm).BN));
 }
 
-// Blocks a column tile for A_i wider than a panel (MP kernels): S of 4, 3 or 2 that divides the panels
-// of the widest A_i (even splits) and keeps the grid (`blocks` with one column tile a block) within
+// Blocks a column tile for A_i wider than a panel (MP kernels): the most of 4, 3 or 2 that give each block
+// at least two panels of the widest A_i and keep the grid (`blocks` with one column tile a block) within
 // one wave of `wave` blocks; else 1. Measured: 1.4-2.7x faster where the grid is a quarter of a wave
 // (d1024, batch 10, nb 8), up to 1.5x slower where the splits make a second wave (docs/spmm-notes.md).
+// Splits need not divide the panels (a block takes panels s np / S to (s + 1) np / S): requiring it left
+// A_i of 5, 7, 9-11 panels split less or not at all, 1.05-1.37x slower (batch 12 of d800, 7 panels, nb 8:
+// 34.5 against 26.8 us; f64 batch 6 of d850, nb 16: 36.4 against 26.9; docs/spmm-notes.md).
 template <typename T>
 inline int tile_split(const HostBatch<T>& h, int64_t blocks, int64_t wave) {
   if (h.max_k <= kTilePanel) return 1;
   const int np = ceil_div(h.max_k, kTilePanel);
   // At least two panels a block: splits of single panels measured 8-46 % slower (2- and 3-panel A_i).
+  // $SPB_SPMM_TILE_SPLIT_EVEN (development A/Bs only): the old rule, S a divisor of the panels.
+  const bool even = std::getenv("SPB_SPMM_TILE_SPLIT_EVEN") != nullptr;
   for (int s = std::min(4, np); s >= 2; --s)
-    if (np % s == 0 && (np / s >= 2 || tile_mp_old()) && blocks * s <= wave) return s;
+    if ((even ? np % s == 0 : true) && (np / s >= 2 || tile_mp_old()) && blocks * s <= wave) return s;
   return 1;
 }
 
@@ -1478,8 +1483,17 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // holds (one-panel A_i, k <= 128, and 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident
   // threads (batch 300 of d64, 24 a row, nb 8: tile 4.3, split 6.0). Not f64: split lost at f64 nb 8
   // (row-major 8.1 vs csr-flat 6.5; column-major 5.7 vs tile 5.1).
+  // Column-major, not where A_i are wider than a panel and dense (>= 3/8) with nb 4-8 and batched-tile's
+  // panels make two blocks an SM or more (k splits counted): rule 4's tile took 0.27-0.59x split's time
+  // there, split walking the long rows' B columns (H100, graph mode; docs/spmm-notes.md "Rule 1:
+  // column-major wide dense A_i"; batch 10 of d1024, 512 a row, nb 8: 21.1 against 65.6 us; batch 8 of
+  // d1200, 480 a row, nb 6: 18.5 against 36.6); on smaller grids split stayed ahead (batch 10 of d256, nb 8:
+  // 4.3 against 10.9; batch 6 of d384: 5.0 against 12.0). Row-major is left to split: tile won only where
+  // its jobs and k splits fill the SMs evenly (batch 10 of d1024: 21.9 against 28.3) and lost 1.09-1.67x
+  // on 5 of 5 others at density 0.4-0.5 (batch 12 of d800, 400 a row: 26.8 against 18.7).
+  const bool wide_tile = h.layout == Layout::Col && panels && density >= 0.375 && h.nb >= 4;
   const double split_threads = double(h.total_rows) * split_lanes(row_len), resident = double(dev.sms) * dev.max_threads_sm;
-  const bool split_any = h.nb <= 8 && sizeof(T) != 8;
+  const bool split_any = h.nb <= 8 && sizeof(T) != 8 && !wide_tile;
   const bool split_row = split_any && h.layout == Layout::Row && row_len >= 16;
   const bool split_col = split_any && h.layout == Layout::Col && row_len >= 12 &&
                          !(tile && (half || density >= 0.25) && split_threads > resident / 4);
@@ -1630,7 +1644,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads", "batched-split"},
+  return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads; not column-major where k > 128, density >= 3/8, nb >= 4 and batched-tile's panels make two blocks an SM or more (row jobs x column tiles x k splits): rule 4", "batched-split"},
           {"2", "k > 128 (largest A_i), density >= 1/4, nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: <= 64) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+)", "batched-slab"},
           {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 6)", "batched-tile"},
           {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},

@@ -56,6 +56,7 @@ tests_phase() {
   sb gen --batch 12 --dim 100:128 --nnz-row 8:32 --seed 29 -o /tmp/f64t.spb >/dev/null  # f64 m of 100-128, k <= 128: batched-tile's 64-row jobs at 8 warps
   sb gen --batch 3 --dim 150:260 --nnz-row 60:110 --seed 19 -o /tmp/long.spb >/dev/null  # 3 matrices, rows of 60-110: batched-split's 32 lanes a row
   sb gen --batch 5 --dim 150:400 --nnz-row 40:150 --seed 23 -o /tmp/wide.spb >/dev/null  # A_i too wide for one block: batched-slab's slices of rows
+  sb gen --batch 3 --dim 850 --nnz-row 100 --seed 37 -o /tmp/p7.spb >/dev/null  # 7 panels: batched-tile's planned k split in 3 (2, 2, 3 panels)
   spmm=$(ls /tmp/spbench-cache/bin/spbench-spmm-cuda-* | head -1); spgemm=$(ls /tmp/spbench-cache/bin/spbench-spgemm-cuda-* | head -1)
   into=sanitizers step san-spmm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 17,33 --precision f32 --methods all --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f64 --methods all --warmup 0 --samples 1
@@ -99,6 +100,9 @@ tests_phase() {
   # batched-tile's multi-panel fill (A_i of up to 400 columns: 2-4 panels of places and values in groups of 8, padded)
   into=sanitizers step san-spmm-tile-mp-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 1,17,70 --precision f32 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-mp-f16-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 17,70 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile-split-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/p7.spb --nb 8,40 --precision f32 --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile-split-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/p7.spb --nb 8,40 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile-split-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/p7.spb --nb 8 --precision f64 --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-mp-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 17,70 --precision f64 --methods batched-tile --mode kernel --warmup 0 --samples 1
   # batched-slab's 16-bit positions at their edge: 64-row slices of 16-bit A_i of 1000 columns (places up to 65023)
   sb gen --batch 6 --dim 1000 --nnz-row 3 --seed 31 -o /tmp/k1000.spb >/dev/null
