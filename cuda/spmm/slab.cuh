@@ -288,25 +288,25 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
           store_row8<T>(Crow + (h ? int64_t(8) * nb : 0) + 8 * tq, w, vecC, c, wc);
         }
       } else if constexpr (sizeof(T) == 2) {
-        // 16-bit column-major: through the warp's staging (a column's 16 rows, 32 bytes), then a lane a
-        // column, two 16-byte stores where C's column is aligned.
+        // 16-bit column-major: through the warp's staging (a column's 16 rows, 32 bytes), then two lanes a
+        // column (rows 0-7 and 8-15), 16 columns a store: each store's lanes fill whole 32-byte sectors (a
+        // lane a column, rows 0-7 then 8-15, wrote half sectors: twice the store requests at L2, ncu).
         T* Ws = reinterpret_cast<T*>(slab_smem + g.w_off) + warp * kSlabWN * SlabGeom<T>::wpitch;
 #pragma unroll
         for (int j = 0; j < NT; ++j)
 #pragma unroll
           for (int e = 0; e < 4; ++e) Ws[(j * 8 + 2 * tq + (e & 1)) * SlabGeom<T>::wpitch + gq + (e >> 1) * 8] = narrow<T>(ac[j][e]);
         __syncwarp();
-        const int c = cw + lane;
-        if (c < wc) {
-          const T* src = Ws + lane * SlabGeom<T>::wpitch;
-          T* dst = Cc + int64_t(j0 + c) * mx + st * 16;
-          const int rows = min(16, m - st * 16);
-          if (vecC && rows == 16) {
-            reinterpret_cast<uint4*>(dst)[0] = reinterpret_cast<const uint4*>(src)[0];
-            reinterpret_cast<uint4*>(dst)[1] = reinterpret_cast<const uint4*>(src)[1];
-          } else {
-            for (int x = 0; x < rows; ++x) dst[x] = src[x];
-          }
+        const int rows = min(16, m - st * 16), h8 = (lane & 1) * 8;
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+          const int cl = half * 16 + (lane >> 1), c = cw + cl;
+          if (c >= wc) continue;
+          const T* src = Ws + cl * SlabGeom<T>::wpitch + h8;
+          T* dst = Cc + int64_t(j0 + c) * mx + st * 16 + h8;
+          if (vecC && rows == 16) *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
+          else
+            for (int x = 0; x < 8 && h8 + x < rows; ++x) dst[x] = src[x];
         }
         __syncwarp();  // the next pair writes the staging again
       } else {
