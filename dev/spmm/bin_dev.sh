@@ -26,7 +26,7 @@ verify)
   done; done; done
   echo "verify: failed $(grep '"status":"ok"' "$R/verify.log" | grep -c '"passed":false') ok $(grep -c '"status":"ok"' "$R/verify.log") errors $(grep -c '"status":"error"' "$R/verify.log")" ;;
 prof)
-  for c in ${NCU:?}; do IFS=: read -r b d z n pr l m k <<<"$c"; tag=$(echo "$c" | tr ':' '_')
+  for c in ${NCU:?}; do IFS=: read -r b d z n pr l m k <<<"$c"; tag=$(echo "$c" | tr -c 'A-Za-z0-9.\n-' '_')  # file names: no ':' or a regex's '|'
     gen --batch "$b" --dim "$d" --nnz-row "$z" --seed 21 -o /tmp/p.spb
     timeout 200 ncu --set full --import-source yes -f -o "/tmp/rep-$tag" -k "regex:$k" -c 1 ".dev/bin/${EXE:?}" spmm --input /tmp/p.spb --nb "$n" --precision "$pr" --layout "$l" --methods "$m" --mode kernel --warmup 0 --samples 1 >"$R/run-$tag.log" 2>&1
     timeout 100 ncu -i "/tmp/rep-$tag.ncu-rep" --page source --csv --print-source sass >"$R/src-$tag.csv" 2>/dev/null  # dev/spmm/sass_counts.py reads it
