@@ -100,10 +100,11 @@ tests_phase() {
   # batched-tile's multi-panel fill (A_i of up to 400 columns: 2-4 panels of places and values in groups of 8, padded)
   into=sanitizers step san-spmm-tile-mp-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 1,17,70 --precision f32 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-mp-f16-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 17,70 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile-mp-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 17,70 --precision f64 --methods batched-tile --mode kernel --warmup 0 --samples 1
+  # ... and planned splits that do not divide the panels (p7: 7 panels, split in 3: 2, 2 and 3 panels a block)
   into=sanitizers step san-spmm-tile-split-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/p7.spb --nb 8,40 --precision f32 --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-split-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/p7.spb --nb 8,40 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-split-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/p7.spb --nb 8 --precision f64 --methods batched-tile --mode kernel --warmup 0 --samples 1
-  into=sanitizers step san-spmm-tile-mp-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 17,70 --precision f64 --methods batched-tile --mode kernel --warmup 0 --samples 1
   # batched-slab's 16-bit positions at their edge: 64-row slices of 16-bit A_i of 1000 columns (places up to 65023)
   sb gen --batch 6 --dim 1000 --nnz-row 3 --seed 31 -o /tmp/k1000.spb >/dev/null
   into=sanitizers step san-spmm-slab-apos16-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/k1000.spb --nb 9,40 --precision f16 --methods batched-slab --mode kernel --warmup 0 --samples 1
