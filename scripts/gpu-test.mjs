@@ -149,6 +149,11 @@ function cases(inp, backend) {
     // ... and planned: A_i of 850 columns are 7 panels, which the plan splits in 3 (2, 2 and 3 panels a block) on this
     // small grid (81 blocks); splits no longer need to divide the panels
     ...['row', 'col'].map((layout) => ({ op: 'spmm', name: `wide A_i of 7 panels, batched-tile's planned k split in 3 (uneven), every precision, ${layout}-major`, expect: { method: 'batched-tile', info: 'k_split', value: 3 }, args: ['--batch', '3', '--dim', '850', '--nnz-row', '100', '--nb', '8,40', '--layout', layout, '--precision', 'f32,f64,f16,bf16', ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile,batched-split,auto']), ...spmmT] })),
+    // 16-bit B / C off 16-byte alignment (column-major m_i, k_i not multiples of 8, odd ones among them; row-major nB
+    // not): batched-tile's and batched-slab's MIS kernels (4-byte asynchronous copies, word stores), and aligned
+    // batches still on the other kernels
+    ...['tile', 'slab'].flatMap((m) => ['row', 'col'].map((layout) => ({ op: 'spmm', name: `f16/bf16 off 16-byte alignment, batched-${m}'s MIS kernels, ${layout}-major`, expect: { method: `batched-${m}`, info: 'misaligned16', value: 1 }, args: ['--batch', '30', '--dim', layout === 'col' ? '33:101' : '40:101', '--nnz-row', '2:30', '--nb', layout === 'col' ? '8,40,130' : '9,42,130', '--layout', layout, ...half, ...(backend === 'cpu' ? [] : ['--methods', `batched-${m}`]), ...spmmT] }))),
+    { op: 'spmm', name: 'f16/bf16 dims 64, column-major: batched-tile\'s aligned kernels', expect: { method: 'batched-tile', info: 'misaligned16', value: 0 }, args: ['--batch', '30', '--dim', '64', '--nnz-row', '2:30', '--nb', '8,40,130', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
     // f16 / bf16 (16-bit A, B, C; f32 accumulation): 8-wide vectors where nB % 8 == 0, the scalar paths elsewhere
     { op: 'spmm', name: 'f16/bf16: dim 1, nnz/row 1, nB 1/17/33/1000', args: ['--batch', '7', '--dim', '1', '--nnz-row', '1', '--nb', '1,17,33,1000', ...half, ...spmmT] },
     { op: 'spmm', name: 'f16/bf16: files: empty rows, nnz-0 and 1×1 matrices, dense rows, all modes', args: ['--matrices', inp.batch, '--nb', '1,8,17,1000', ...half, ...allModes, ...spmmT] },

@@ -26,6 +26,41 @@ __device__ __forceinline__ void cp_async_value(T* dst, const T* src) {
 #endif
   *dst = *src;
 }
+// 4 or 8 bytes global -> shared memory (both addresses aligned to N), cp.async on sm_80+.
+template <int N>
+__device__ __forceinline__ void cp_async_small(void* dst, const void* src) {
+  static_assert(N == 4 || N == 8, "cp.async.ca sizes");
+#if defined(__CUDACC__) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
+  const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(N));
+#else
+  if constexpr (N == 8) *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+  else *reinterpret_cast<uint32_t*>(dst) = *reinterpret_cast<const uint32_t*>(src);
+#endif
+}
+// A 16-byte vector of shared memory (dst, 16-byte aligned) from n (0..V) values at src, zeros past n, for
+// sources that are not 16-byte aligned (a column-major B_i whose k is not a multiple of V, a row-major one
+// whose nb is not): cp.async of 8 or 4 bytes where src allows, so the copy stays asynchronous (f32 and f64
+// always; 16-bit where src is 4-byte aligned; docs/spmm-notes.md, "misaligned B and C"). Left to plain
+// loads: 16-bit at an odd element (no cp.async size takes a 2-byte shift between source and destination)
+// and partial vectors (the last of a column or row).
+template <typename T, int V>
+__device__ __forceinline__ void cp_async_part(T* dst, const T* src, int n) {
+  static_assert(V * sizeof(T) == 16, "a 16-byte vector");
+  const unsigned mis = static_cast<unsigned>(reinterpret_cast<uintptr_t>(src)) & 15u;
+  if (n >= V && mis == 0) return cp_async16(dst, src);
+  if (n >= V && mis % 8 == 0) {
+    cp_async_small<8>(dst, src);
+    return cp_async_small<8>(dst + 8 / sizeof(T), src + 8 / sizeof(T));
+  }
+  if (n >= V && mis % 4 == 0) {
+#pragma unroll
+    for (int x = 0; x < 4; ++x) cp_async_small<4>(reinterpret_cast<char*>(dst) + 4 * x, reinterpret_cast<const char*>(src) + 4 * x);
+    return;
+  }
+#pragma unroll
+  for (int x = 0; x < V; ++x) dst[x] = x < n ? src[x] : T(0);
+}
 __device__ __forceinline__ void cp_async_commit() {
 #if defined(__CUDACC__) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
   asm volatile("cp.async.commit_group;\n" ::);

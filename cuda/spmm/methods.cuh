@@ -798,6 +798,17 @@ template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm) {
   return tile_geom(h, bm).bytes <= dev.budget_one();
 }
+// 16-bit batches whose B or C rows or columns leave 16-byte alignment somewhere (column-major: an m_i or k_i
+// not a multiple of 8, so that some column starts off 16 bytes; row-major: nb): batched-tile and batched-slab
+// take their MIS kernels (tile_kernel), whose copies stay asynchronous where the source is 4-byte aligned.
+template <typename T>
+inline bool misaligned16(const HostBatch<T>& h) {
+  if (sizeof(T) != 2) return false;
+  if (h.layout == Layout::Row) return h.nb % 8 != 0;
+  for (int i = 0; i < h.batch; ++i)
+    if (h.m[i] % 8 || h.k[i] % 8) return true;
+  return false;
+}
 template <typename T>
 inline int tile_rows_for(const HostBatch<T>& h, const DeviceInfo& dev) {
   int bm = h.max_m <= 16 ? 16 : h.max_m <= 32 ? 32 : 64;
@@ -904,6 +915,7 @@ class Tile : public KernelMethod<T> {
       if ((b == 16 || b == 32 || b == 64) && tile_fits(h, dev, b)) bm_ = b;
     }
     warps_ = tile_warps_for(h, dev, bm_);
+    mis_ = misaligned16(h);
     const int64_t njobs = tile_jobs(h, bm_);
     const TileGeom<T> g = tile_geom(h, bm_, warps_);
     mp_ = h.max_k > kTilePanel;
@@ -1012,6 +1024,7 @@ class Tile : public KernelMethod<T> {
     this->info_n["k_split"] = split_;
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
+    this->info_n["misaligned16"] = mis_ ? 1 : 0;  // the MIS kernels (misaligned16)
     this->info_s["math"] = tensor_math<T>();
   }
   // f(the kernel for the batch's layout and bm_).
@@ -1025,9 +1038,16 @@ class Tile : public KernelMethod<T> {
           constexpr int KC = decltype(KCc)::value;
           auto by_w = [&](auto Wc) {
             constexpr int W = decltype(Wc)::value;
-            if (bm_ == 16) f(tile_kernel<T, LL, 16, M, KC, W>);
-            else if (bm_ == 32) f(tile_kernel<T, LL, 32, M, KC, W>);
-            else f(tile_kernel<T, LL, 64, M, KC, W>);
+            auto by_mis = [&](auto Xc) {
+              constexpr bool X = decltype(Xc)::value;
+              if (bm_ == 16) f(tile_kernel<T, LL, 16, M, KC, W, X>);
+              else if (bm_ == 32) f(tile_kernel<T, LL, 32, M, KC, W, X>);
+              else f(tile_kernel<T, LL, 64, M, KC, W, X>);
+            };
+            if constexpr (sizeof(T) == 2) {
+              if (mis_) return by_mis(std::true_type{});
+            }
+            by_mis(std::false_type{});
           };
           // 8 warps (warps_, tile_warps_for) only in f64 one-panel kernels.
           if constexpr (sizeof(T) == 8 && !M) {
@@ -1062,6 +1082,7 @@ class Tile : public KernelMethod<T> {
   T* aval_ = nullptr;
   int* qoff_ = nullptr;
   bool mp_ = false;  // an A_i wider than a panel: the MP kernels
+  bool mis_ = false;  // misaligned16: the MIS kernels
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
   int* arrivals_ = nullptr;
   size_t narrivals_ = 0;
@@ -1256,6 +1277,7 @@ class Slab : public KernelMethod<T> {
     rows_ = sp.rows;
     ms_ = sp.ms;
     warps_ = sp.warps;
+    mis_ = misaligned16(h);
     const SlabGeom<T> g = slab_geom(h, bn_, rows_, ms_);
     int njobs = 0;
     for (int i = 0; i < h.batch; ++i) njobs += ceil_div(h.m[i], rows_);
@@ -1286,6 +1308,7 @@ class Slab : public KernelMethod<T> {
     this->info_n["jobs"] = njobs;
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
+    this->info_n["misaligned16"] = mis_ ? 1 : 0;  // the MIS kernels (misaligned16)
     this->info_s["math"] = tensor_math<T>();
     if (sizeof(T) == 4) this->info_n["small_terms_apart"] = small_terms_apart(h);
   }
@@ -1302,9 +1325,16 @@ class Slab : public KernelMethod<T> {
       auto by_bn = [&](auto hc, auto fk, auto ms, auto w) {
         constexpr bool H = decltype(hc)::value;
         constexpr int FK = decltype(fk)::value, MS = decltype(ms)::value, W = decltype(w)::value;
-        if (bn_ == 32) f(slab_kernel<T, LL, 32, H, FK, MS, W>);
-        else if (bn_ == 64) f(slab_kernel<T, LL, 64, H, FK, MS, W>);
-        else f(slab_kernel<T, LL, 128, H, FK, MS, W>);
+        auto by_mis = [&](auto Xc) {
+          constexpr bool X = decltype(Xc)::value;
+          if (bn_ == 32) f(slab_kernel<T, LL, 32, H, FK, MS, W, X>);
+          else if (bn_ == 64) f(slab_kernel<T, LL, 64, H, FK, MS, W, X>);
+          else f(slab_kernel<T, LL, 128, H, FK, MS, W, X>);
+        };
+        if constexpr (sizeof(T) == 2) {
+          if (mis_) return by_mis(std::true_type{});
+        }
+        by_mis(std::false_type{});
       };
       // 12 warps (warps_, slab_warps_for) only in 16-bit row-major kernels.
       auto go1 = [&](auto hc, auto fk, auto ms) {
@@ -1336,6 +1366,7 @@ class Slab : public KernelMethod<T> {
   SlabJob* jobs_ = nullptr;
   uint16_t* apos_ = nullptr;
   int bn_ = 32, rows_ = 16, nct_ = 1, ms_ = 1, warps_ = kSlabWarps;
+  bool mis_ = false;  // misaligned16: the MIS kernels
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };

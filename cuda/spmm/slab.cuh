@@ -89,7 +89,8 @@ struct alignas(16) SlabJob {
 // job are padded to an even count with zero rows.
 // W: warps a block, kSlabWarps, or 12 for 16-bit row-major blocks whose pairs take 8 warps three rounds or
 // more and 12 fewer (slab_warps_for); at 4 blocks an SM the 40 registers still fit (12 warps a scheduler).
-template <typename T, Layout L, int BN, bool H, int FK = 0, int MS = 1, int W = kSlabWarps>
+// MIS: as batched-tile's (tile_kernel): 16-bit batches with B or C off 16-byte alignment, kernels of their own.
+template <typename T, Layout L, int BN, bool H, int FK = 0, int MS = 1, int W = kSlabWarps, bool MIS = false>
 __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T) == 2 ? (W > 8 ? 4 : 6) : 0) slab_kernel(const SlabJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
@@ -101,6 +102,7 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   static_assert(BN % kSlabWN == 0 && NT == 4, "a warp's pair is 4 n8 tiles");
   extern __shared__ __align__(128) unsigned char slab_smem[];
   static_assert(MS == 1 || MS == 2, "one or two strips a pair");
+  static_assert(!MIS || sizeof(T) == 2, "misaligned kernels: 16-bit only");
   static_assert(W == kSlabWarps || (sizeof(T) == 2 && L == Layout::Row), "other warp counts: 16-bit row-major only (no column-major C staging for them)");
   constexpr int kThreads = 32 * W;
   const SlabGeom<T> g(max_m, max_k, BN, row, MS);
@@ -132,6 +134,14 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
     int r = tid / per_row;
     T* d = Bs + r * bp + j;
     const T* src = Bi + int64_t(r) * nb + j0 + j;
+    if (MIS && !vecB) {
+      // Misaligned rows (nb % 8 != 0).
+#pragma unroll 1
+      for (; r < kend; r += RS, d += RS * bp, src += int64_t(RS) * nb) {
+        if (r >= k) *reinterpret_cast<VecT<T, V>*>(d) = VecT<T, V>{};
+        else if (j < wc) cp_async_part<T, V>(d, src, wc - j);
+      }
+    }
     if (H && vecB && wc == BN) {
       // Whole rows (every column inside nb, 16-byte aligned): the copies with no tests, then the zero
       // rows to kend (the general loop below spent ~22 instructions a copy on its tests).
@@ -149,6 +159,14 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   } else {
     // TPC threads a column of the tile, a 16-byte vector of its rows each.
     constexpr int TPC = 16;
+    if (MIS && !vecB) {
+      // Misaligned columns (k % 8 != 0, or B_i starting off 16 bytes).
+#pragma unroll 1
+      for (int e = tid; e < wc * (kend / V); e += kThreads) {
+        const int j = e / (kend / V), r = (e % (kend / V)) * V;
+        cp_async_part<T, V>(Bs + j * bp + r, Bi + int64_t(j0 + j) * k + r, k - r);
+      }
+    } else
     for (int j = tid / TPC; j < wc; j += kThreads / TPC) {
       T* d = Bs + j * bp;
       const T* src = Bi + int64_t(j0 + j) * k;
@@ -285,7 +303,7 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
           quad_transpose(w, tq);
           const int r = st * 16 + gq + 8 * h;
           if (r >= m || tq >= nt) continue;
-          store_row8<T>(Crow + (h ? int64_t(8) * nb : 0) + 8 * tq, w, vecC, c, wc);
+          store_row8<T, MIS>(Crow + (h ? int64_t(8) * nb : 0) + 8 * tq, w, vecC, c, wc);
         }
       } else if constexpr (sizeof(T) == 2) {
         // 16-bit column-major: through the warp's staging (a column's 16 rows, 32 bytes), then two lanes a
@@ -305,7 +323,9 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
           const T* src = Ws + cl * SlabGeom<T>::wpitch + h8;
           T* dst = Cc + int64_t(j0 + c) * mx + st * 16 + h8;
           if (vecC && rows == 16) *reinterpret_cast<uint4*>(dst) = *reinterpret_cast<const uint4*>(src);
-          else
+          else if constexpr (MIS) {
+            if (h8 < rows) store_words16<T>(dst, *reinterpret_cast<const uint32_t(*)[4]>(src), min(8, rows - h8));
+          } else
             for (int x = 0; x < 8 && h8 + x < rows; ++x) dst[x] = src[x];
         }
         __syncwarp();  // the next pair writes the staging again

@@ -264,13 +264,58 @@ __device__ __forceinline__ uint32_t pack16(float a, float b) {
   return uint32_t(*reinterpret_cast<const uint16_t*>(&lo)) | (uint32_t(*reinterpret_cast<const uint16_t*>(&hi)) << 16);
 }
 
+// Eight 16-bit values (w: two a word, the lower address in the low half), the first n (>= 1; all 8 from 8 on) at dst,
+// which is 2-byte aligned: 4-byte stores of whole pairs (one value first where dst is at an odd element),
+// as 2-byte stores wrote half words, twice the store requests (docs/spmm-notes.md, "misaligned B and C").
+template <typename T>
+__device__ __forceinline__ void store_words16(T* dst, const uint32_t (&w)[4], int n) {
+  auto half = [](uint32_t v) { const uint16_t b = uint16_t(v); return *reinterpret_cast<const T*>(&b); };
+  if (!(reinterpret_cast<uintptr_t>(dst) & 2u)) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      if (2 * i + 1 < n) *reinterpret_cast<uint32_t*>(dst + 2 * i) = w[i];
+      else if (2 * i < n) dst[2 * i] = half(w[i]);
+    }
+  } else {
+    dst[0] = half(w[0]);
+#pragma unroll
+    for (int i = 0; i < 3; ++i) {  // values 2i + 1 and 2i + 2: a word from dst + 1 on
+      if (2 * i + 2 < n) *reinterpret_cast<uint32_t*>(dst + 2 * i + 1) = __byte_perm(w[i], w[i + 1], 0x5432);
+      else if (2 * i + 1 < n) dst[2 * i + 1] = half(w[i] >> 16);
+    }
+    if (n >= 8) dst[7] = half(w[3] >> 16);
+  }
+}
+// The first min(n, V) values (value(x)) of type T at dst, from a shared-memory or computed source: 16-bit
+// through store_words16, wider types one store a value.
+template <typename T, int V, typename F>
+__device__ __forceinline__ void store_part(T* dst, int n, F&& value) {
+  n = min(n, V);
+  if constexpr (sizeof(T) == 2 && V == 8) {
+    if (n <= 0) return;
+    uint32_t w[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const T lo = 2 * i < n ? value(2 * i) : T(0), hi = 2 * i + 1 < n ? value(2 * i + 1) : T(0);
+      w[i] = uint32_t(*reinterpret_cast<const uint16_t*>(&lo)) | (uint32_t(*reinterpret_cast<const uint16_t*>(&hi)) << 16);
+    }
+    store_words16<T>(dst, w, n);
+  } else {
+#pragma unroll
+    for (int x = 0; x < V; ++x)
+      if (x < n) dst[x] = value(x);
+  }
+}
+
 // A lane's 8 columns c .. c + 7 of a 16-bit C row after quad_transpose (w: two values a word, the lower
 // column in the low half) at dst: one 16-byte store where vec (C's rows 16-byte aligned) and all 8 are
-// below wc (the tile's columns inside nb), else those below wc one at a time.
-template <typename T>
+// below wc (the tile's columns inside nb), else those below wc one at a time (MIS: in words, store_words16).
+template <typename T, bool MIS = false>
 __device__ __forceinline__ void store_row8(T* dst, const uint32_t (&w)[4], bool vec, int c, int wc) {
   if (vec && c + 8 <= wc) {
     *reinterpret_cast<uint4*>(dst) = make_uint4(w[0], w[1], w[2], w[3]);
+  } else if constexpr (MIS) {
+    if (c < wc) store_words16<T>(dst, w, min(8, wc - c));
   } else {
 #pragma unroll
     for (int x = 0; x < 8; ++x)
@@ -310,7 +355,12 @@ struct alignas(16) TileJob {
 // old fill everywhere measured; docs/spmm-notes.md "batched-tile's multi-panel fill in groups").
 // W: warps a block, kTileWarps, or 8 for f64 one-panel jobs (tile_warps_for): twice the columns a block
 // (BN) on the same A tile.
-template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps>
+// MIS (16-bit only): B or C off 16-byte alignment somewhere in the batch (column-major: an m_i or k_i not a
+// multiple of 8; row-major: nb): B's copies through cp_async_part (asynchronous where the source is 4-byte
+// aligned) and C's partial vectors in words, in kernels of their own, so that the aligned kernels' code and
+// registers stay as they were (the same code in one kernel moved their registers by up to 10 and slowed
+// column-major f16 d64 nB 256 1.09x; docs/spmm-notes.md, "misaligned B and C").
+template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false>
 __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::Row && BM >= 32 ? 8 : 0) : BM >= 32 ? (sizeof(T) == 8 ? 4 : 5) : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ aval, const int* __restrict__ qoff,
                 const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per,
@@ -322,6 +372,7 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
   constexpr int V = 16 / sizeof(T);  // values a 16-byte copy or store
   constexpr int WN = kTileWN, NT = WN / 8;                  // a warp's columns, as n8 tiles
   static_assert(W == kTileWarps || (sizeof(T) == 8 && !MP), "other warp counts: f64 one-panel kernels only");
+  static_assert(!MIS || sizeof(T) == 2, "misaligned kernels: 16-bit only");
   constexpr int kThreads = 32 * W;
   constexpr int WC = W / (BM / 16), BN = WN * WC;   // warps across the tile's columns; its columns
   constexpr bool direct = tile_direct_c<T>(row);
@@ -378,6 +429,16 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
     if (row) {
       constexpr int per_row = BN / V;
       if (whole) return whole_lines(std::integral_constant<int, kTileK>(), std::integral_constant<int, per_row>(), Bi + int64_t(k0) * nb + j0, nb);
+      if (MIS && !vecB) {  // misaligned rows (nb % 8 != 0)
+#pragma unroll 1
+        for (int e = threadIdx.x; e < kTileK * per_row; e += kThreads) {
+          const int r = e / per_row, j = (e % per_row) * V;
+          T* d = st + r * bp + j;
+          if (r >= kr) *reinterpret_cast<VecT<T, V>*>(d) = VecT<T, V>{};
+          else if (j < wc) cp_async_part<T, V>(d, Bi + int64_t(k0 + r) * nb + j0 + j, wc - j);
+        }
+        return;
+      }
 #pragma unroll
       for (int i = 0; i < kTileK * per_row / kThreads; ++i) {
         const int e = threadIdx.x + i * kThreads, r = e / per_row, j = (e % per_row) * V;
@@ -393,6 +454,14 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
     } else {
       constexpr int per_col = kTileK / V;
       if (whole) return whole_lines(std::integral_constant<int, BN>(), std::integral_constant<int, per_col>(), Bi + int64_t(j0) * k + k0, k);
+      if (MIS && !vecB) {  // misaligned columns (k % 8 != 0)
+#pragma unroll 1
+        for (int e = threadIdx.x; e < BN * per_col; e += kThreads) {
+          const int j = e / per_col, r = (e % per_col) * V;
+          if (j < wc) cp_async_part<T, V>(st + j * bp + r, Bi + int64_t(j0 + j) * k + k0 + r, kr - r);
+        }
+        return;
+      }
 #pragma unroll
       for (int i = 0; i < BN * per_col / kThreads; ++i) {
         const int e = threadIdx.x + i * kThreads, j = e / per_col, r = (e % per_col) * V;
@@ -635,7 +704,7 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
         quad_transpose(p, tq);
         const int r = strip * 16 + gq + 8 * h;
         if (r >= bm || tq >= nt) continue;
-        store_row8<T>(Ci + int64_t(r0 + r) * nb + j0 + c, p, vecC, c, wc);
+        store_row8<T, MIS>(Ci + int64_t(r0 + r) * nb + j0 + c, p, vecC, c, wc);
       }
 #pragma unroll
       for (int j = 0; j < NT; ++j)
@@ -705,6 +774,8 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
 #pragma unroll
           for (int x = 0; x < V; ++x) o.x[x] = narrow<T>(src[x]);
           *reinterpret_cast<VecT<T, V>*>(dst) = o;
+        } else if constexpr (MIS) {
+          store_part<T, V>(dst, wc - j, [&](int x) { return narrow<T>(src[x]); });
         } else {
           for (int x = 0; x < V && j + x < wc; ++x) dst[x] = narrow<T>(src[x]);
         }
@@ -721,6 +792,8 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
 #pragma unroll
           for (int x = 0; x < V; ++x) o.x[x] = narrow<T>(src[x]);
           *reinterpret_cast<VecT<T, V>*>(dst) = o;
+        } else if constexpr (MIS) {
+          store_part<T, V>(dst, bm - r, [&](int x) { return narrow<T>(src[x]); });
         } else {
           for (int x = 0; x < V && r + x < bm; ++x) dst[x] = narrow<T>(src[x]);
         }
