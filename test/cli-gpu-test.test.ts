@@ -34,12 +34,15 @@ test('gpu-test: the f16/bf16 spmm cases pass on the CPU backend (odd sizes, both
   const r = gpuTest(['--only', 'spmm', '--match', 'f16/bf16']);
   assert.equal(r.status, 0, r.stdout + r.stderr);
   const pass = r.stdout.split('\n').filter((l) => l.startsWith('PASS spmm: f16/bf16'));
-  assert.equal(pass.length, 16, r.stdout);
+  assert.equal(pass.length, 21, r.stdout);
   assert.ok(pass.some((l) => /column-major files/.test(l)) && pass.some((l) => /dim 1, nnz\/row 1/.test(l)));
   // batched-slab's 12-warp cases (planned, and forced onto the odd files) run on the CPU backend too, as plain cases
   assert.ok(pass.some((l) => /12 warps a block/.test(l)) && pass.some((l) => /forced to 12 warps/.test(l)), r.stdout);
   // and its 16-bit places at their edge (64-row slices of 1000 columns; 48-row slices of 1040), both layouts
   assert.equal(pass.filter((l) => /apos's 16 bits/.test(l)).length, 4, r.stdout);
+  // and the cases for B / C off 16-byte alignment (batched-tile's and batched-slab's MIS kernels, both layouts; an aligned control)
+  assert.equal(pass.filter((l) => /off 16-byte alignment, batched-(tile|slab)'s MIS kernels, (row|col)-major/.test(l)).length, 4, r.stdout);
+  assert.ok(pass.some((l) => /batched-tile's aligned kernels/.test(l)), r.stdout);
   assert.match(r.stdout.trim().split('\n').at(-1)!, /^\d+ passed, 0 failed$/);
 });
 
