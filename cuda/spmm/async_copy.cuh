@@ -3,6 +3,7 @@
 // and in the host emulation (cuda/check/emu) a plain copy, and the group operations do nothing.
 #pragma once
 #include <cstdint>
+#include <cstring>
 
 namespace spb {
 
@@ -34,8 +35,7 @@ __device__ __forceinline__ void cp_async_small(void* dst, const void* src) {
   const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
   asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(N));
 #else
-  if constexpr (N == 8) *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
-  else *reinterpret_cast<uint32_t*>(dst) = *reinterpret_cast<const uint32_t*>(src);
+  std::memcpy(dst, src, N);
 #endif
 }
 // A 16-byte vector of shared memory (dst, 16-byte aligned) from n (0..V) values at src, zeros past n, for
