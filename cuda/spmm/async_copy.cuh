@@ -15,18 +15,6 @@ __device__ __forceinline__ void cp_async16(void* dst, const void* src) {
   *reinterpret_cast<int4*>(dst) = *reinterpret_cast<const int4*>(src);
 #endif
 }
-// One value global -> shared memory: cp.async for 4- and 8-byte types (sm_80+), else a plain copy.
-template <typename T>
-__device__ __forceinline__ void cp_async_value(T* dst, const T* src) {
-#if defined(__CUDACC__) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800)
-  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
-    const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(d), "l"(src), "n"(int(sizeof(T))));
-    return;
-  }
-#endif
-  *dst = *src;
-}
 // 4 or 8 bytes global -> shared memory (both addresses aligned to N), cp.async on sm_80+.
 template <int N>
 __device__ __forceinline__ void cp_async_small(void* dst, const void* src) {
@@ -37,6 +25,12 @@ __device__ __forceinline__ void cp_async_small(void* dst, const void* src) {
 #else
   std::memcpy(dst, src, N);
 #endif
+}
+// One value global -> shared memory: cp.async for 4- and 8-byte types (sm_80+; cp_async_small), else a plain copy.
+template <typename T>
+__device__ __forceinline__ void cp_async_value(T* dst, const T* src) {
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) cp_async_small<int(sizeof(T))>(dst, src);
+  else *dst = *src;
 }
 // A 16-byte vector of shared memory (dst, 16-byte aligned) from n (0..V) values at src, zeros past n, for
 // sources that are not 16-byte aligned (a column-major B_i whose k is not a multiple of V, a row-major one
