@@ -1627,21 +1627,24 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // csr-flat's time in 6 (d56, 10 a row, nb 512: 162.7 against 213.2 us) and 1.05x in one (batch 2000 of d40,
   // 8 a row, nb 32), 0.83-1.00x tile's; where two blocks an SM cut its tile to 32 columns it lost to tile
   // 1.25x (d96, 16 a row, nb 128: 123.6 against 98.7).
-  // 16-bit below rule 8's density: rows longer than 4 (shorter ones are ELL's, rule 16) with nb >= 32 and rows of
-  // >= 6 on average or nb not a multiple of 8 (csr-flat's 16-bit rows then go one value a lane), or nb >= 16 with
-  // rows of >= 12. Measured (H100, graph mode; docs/spmm-notes.md "Rule 9 for 16-bit"): on 45 such cells of
-  // d40-d128, 5-14 a row, nb 16-256, slab took 0.31-0.91x csr-flat's time in 25 of the 26 where the clause holds
-  // (batch 1200 of d96, 12 a row, nb 70: 38.3 against 123.3 us; batch 1800 of d72, 14 a row, nb 64: 18.6 against
-  // 39.1) and 1.06x in one (d48, 6 a row, nb 32); csr-flat won at 5 a row with nb a multiple of 8 (d128 nb 64:
-  // 11.5 against 14.1) and at nb 16 below 12 a row (d80, 7 a row: 20.9 against 23.0).
-  const bool half_rows = half && !(slots && slots <= 4) && ((h.nb >= 32 && (row_len >= 6 || h.nb % 8 != 0)) || (h.nb >= 16 && row_len >= 12));
+  // 16-bit below rule 8's density, rows longer than 4 (shorter ones are ELL's, rule 16): nb >= 16 not a multiple
+  // of 8 (csr-flat's 16-bit rows then go one value a lane), nb >= 64 with rows of >= 6 on average, nb >= 32 with
+  // >= 8, or nb >= 16 with >= 12. Measured (H100, graph mode; docs/spmm-notes.md "Rule 9 for 16-bit"): on 45 cells
+  // of d40-d128, 5-14 a row, nb 16-256 (dev/spmm/row16_low_cells.json and seg_cells.json's row-major ones) slab took
+  // 0.31-0.91x csr-flat's time in most where rows reach 6 (batch 1200 of d96, 12 a row, nb 70: 38.3 against 123.3
+  // us; batch 1800 of d72, 14 a row, nb 64: 18.6 against 39.1), and csr-flat won at 5 a row with nb a multiple of
+  // 8 (d128 nb 64: 11.5 against 14.1) and at nb 16 below 12 a row (d80, 7 a row: 20.9 against 23.0). A check set
+  // (row16_check.json) then showed nb 20 and 30 (not multiples of 8) at 0.39-0.64x csr-flat's time, and rows of
+  // 5-9 at nb 32 in a mixed d16-64 batch at 1.27x (so 8 a row from nb 32 to 63).
+  const bool half_rows = half && !(slots && slots <= 4) &&
+                         ((h.nb >= 16 && h.nb % 8 != 0) || (h.nb >= 64 && row_len >= 6) || (h.nb >= 32 && row_len >= 8) || (h.nb >= 16 && row_len >= 12));
   const bool f64 = sizeof(T) == 8;
   if (tile && h.max_m > 16 && (half ? half_rows : density >= (f64 ? 0.125 : 0.25) && row_len >= (f64 ? 8 : 16) && h.nb >= (f64 ? 16 : 32))) {
     const int bn = slab_cols_for(h, dev);
     const bool wide = half || density >= 0.25 || bn >= 64 || h.nb <= 32;
     if (wide && slab_geom(h, bn).bytes <= dev.budget_for(2) && int64_t(h.batch) * ceil_div(h.nb, bn) >= 2 * int64_t(dev.sms))
       return {"batched-slab", std::string("row-major, k <= 128, m > 16, ") +
-                                  (half ? "16-bit, rows longer than 4, nb >= 32 with rows of >= 6 on average or nb not a multiple of 8, or nb >= 16 with rows of >= 12"
+                                  (half ? "16-bit, a row longer than 4, and nb >= 16 not a multiple of 8, or rows of >= 6 on average with nb >= 64, >= 8 with nb >= 32, >= 12 with nb >= 16"
                                         : std::string("f32 / f64, density >= ") + (f64 ? "1/8 (below 1/4: a column tile of >= 64, or nb <= 32)" : "1/4") +
                                               ", rows of >= " + (f64 ? "8" : "16") + " on average, nb >= " + (f64 ? "16" : "32")) +
                                   ", two blocks an SM fit and the matrices x column tiles are at least twice the SMs: all of A_i times a B_i column tile at once, tensor cores" + why};
@@ -1693,7 +1696,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"6", "column-major B and C", "batched-col"},
           {"7", "row-major where rule 8 holds, the largest A_i dense and a column tile of B_i (32, 64 or 128 columns, fewer while two blocks an SM do not fit) fit a block's shared memory, and either batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x the products batched-slab runs (16-row strips, k rounded to 16 or 8), or 16-bit with nb >= 64, or f32 where batched-slab plans two 16-row strips a warp (k >= 64, all of A_i a block, at least as many 32 x 32 warp tiles as warps) and its blocks (matrices x column tiles) are at least half the SMs", "batched-slab"},
           {"8", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
-          {"9", "k <= 128, m > 16, and either f32 or f64 with density >= 1/4 (f64: 1/8, below 1/4 where the column tile is 64 or 128 columns or nb <= 32), >= 16 nonzeros a row on average (f64: 8), nb >= 32 (f64: 16), or 16-bit with a row longer than 4 nonzeros and nb >= 32 with >= 6 nonzeros a row on average or nb not a multiple of 8, or nb >= 16 with >= 12 a row; the largest A_i dense and a column tile of B_i fit two blocks an SM, and the batch's matrices x column tiles are at least twice the SMs, tensor cores (sm_80+)", "batched-slab"},
+          {"9", "k <= 128, m > 16, and either f32 or f64 with density >= 1/4 (f64: 1/8, below 1/4 where the column tile is 64 or 128 columns or nb <= 32), >= 16 nonzeros a row on average (f64: 8), nb >= 32 (f64: 16), or 16-bit with a row longer than 4 nonzeros and either nb >= 16 not a multiple of 8, or >= 6 nonzeros a row on average with nb >= 64, >= 8 with nb >= 32, >= 12 with nb >= 16; the largest A_i dense and a column tile of B_i fit two blocks an SM, and the batch's matrices x column tiles are at least twice the SMs, tensor cores (sm_80+)", "batched-slab"},
           {"10", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
           {"11", "nb <= 8, >= 16 nonzeros a row on average, not f64", "batched-split"},
           {"12", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
