@@ -877,7 +877,7 @@ inline int tile_split(const HostBatch<T>& h, int64_t blocks, int64_t wave) {
   // $SPB_SPMM_TILE_SPLIT_EVEN (development A/Bs only): the old rule, S a divisor of the panels.
   const bool even = std::getenv("SPB_SPMM_TILE_SPLIT_EVEN") != nullptr;
   for (int s = std::min(4, np); s >= 2; --s)
-    if ((even ? np % s == 0 : true) && (np / s >= 2 || tile_mp_old()) && blocks * s <= wave) return s;
+    if ((!even || np % s == 0) && (np / s >= 2 || tile_mp_old()) && blocks * s <= wave) return s;
   return 1;
 }
 
