@@ -1,6 +1,7 @@
 // The SpMM planner on the host, no GPU (scripts/check-emu.sh, CI): each line of stdin, "precision layout batch dim
 // nnz_row nb choice strips", is a uniform batch (batch matrices of dim x dim, nnz_row nonzeros a row, as
-// `spbench gen` makes them) with what the H100 recorded for it: `auto`'s choice (info.choice) and batched-slab's
+// `spbench gen` makes them) with what the H100 recorded for it (a baseline's result file, or
+// cuda/check/plan_cells_measured.txt): `auto`'s choice (info.choice) and batched-slab's
 // strips a warp (info.strips_a_warp; "-" where slab did not run). This builds the batch as the driver does
 // (cuda/spmm/host_batch.cuh), runs choose_ours and batched-slab's plan on an H100's figures, and prints every
 // line where either differs, so that a change of the planner that moves a choice the baseline recorded fails
@@ -78,10 +79,10 @@ int main() {
     ++n;
     if (got.first != choice || (strips != "-" && got.second != strips)) {
       ++bad;
-      std::printf("plan check: %s %s batch %d dim %d nnz/row %d nb %d: planner %s, strips %s; the H100 baseline recorded %s, strips %s\n", prec.c_str(),
+      std::printf("plan check: %s %s batch %d dim %d nnz/row %d nb %d: planner %s, strips %s; the H100 recorded %s, strips %s\n", prec.c_str(),
                   layout.c_str(), batch, dim, z, nb, got.first.c_str(), got.second.c_str(), choice.c_str(), strips.c_str());
     }
   }
-  std::printf("plan check: %d batches, %d differ from the H100 baseline\n", n, bad);
+  std::printf("plan check: %d batches, %d differ from what the H100 recorded\n", n, bad);
   return bad || n == 0 ? 1 : 0;
 }
