@@ -1630,7 +1630,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // 16-bit below rule 8's density, rows longer than 4 (shorter ones are ELL's, rule 16): nb >= 16 not a multiple
   // of 8 (csr-flat's 16-bit rows then go one value a lane), nb >= 64 with rows of >= 6 on average, nb >= 32 with
   // >= 8, or nb >= 16 with >= 12. Measured (H100, graph mode; docs/spmm-notes.md "Rule 9 for 16-bit"): on 45 cells
-  // of d40-d128, 5-14 a row, nb 16-256 (dev/spmm/row16_low_cells.json and seg_cells.json's row-major ones) slab took
+  // of d40-d128, 5-14 a row, nb 16-256 (row16_low_cells.json and seg_cells.json's row-major ones) slab took
   // 0.31-0.91x csr-flat's time in most where rows reach 6 (batch 1200 of d96, 12 a row, nb 70: 38.3 against 123.3
   // us; batch 1800 of d72, 14 a row, nb 64: 18.6 against 39.1), and csr-flat won at 5 a row with nb a multiple of
   // 8 (d128 nb 64: 11.5 against 14.1) and at nb 16 below 12 a row (d80, 7 a row: 20.9 against 23.0). A check set
