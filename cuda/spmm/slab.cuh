@@ -22,6 +22,7 @@
 #pragma once
 #include <cstdint>
 #include "tile.cuh"
+#include "words16.cuh"
 
 namespace spb {
 
@@ -134,12 +135,16 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
     int r = tid / per_row;
     T* d = Bs + r * bp + j;
     const T* src = Bi + int64_t(r) * nb + j0 + j;
-    if (MIS && !vecB) {
-      // Misaligned rows (nb % 8 != 0).
-#pragma unroll 1
-      for (; r < kend; r += RS, d += RS * bp, src += int64_t(RS) * nb) {
-        if (r >= k) *reinterpret_cast<VecT<T, V>*>(d) = VecT<T, V>{};
-        else if (j < wc) cp_async_part<T, V>(d, src, wc - j);
+    if constexpr (MIS) {
+      if (!vecB) {
+        // Misaligned rows (nb % 8 != 0): a word a lane (words16.cuh), LG rows a call (4 passes of the block), the
+        // tile's columns to wc only (rounded to a word). 1.00-1.11x on 16 of 18 cells against 16-byte vectors a thread
+        // (cp_async_part); zero-filled to BN, nb 36 (a 64-column tile) ran 1.14-1.18x slower (docs/spmm-notes.md).
+        constexpr int LG = kThreads / (BN / 2 < 32 ? BN / 2 : 32) * 4;
+        for (int r1 = 0; r1 < kend; r1 += LG)
+          copy_lines16<LG, BN / 2, kThreads>(reinterpret_cast<uint16_t*>(Bs) + r1 * bp, bp, reinterpret_cast<const uint16_t*>(Bi) + int64_t(r1) * nb + j0, nb,
+                                             kend - r1, k - r1, (wc + 1) & ~1, wc);
+        r = kend;  // the loops below have nothing left
       }
     }
     if (H && vecB && wc == BN) {
@@ -159,8 +164,15 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   } else {
     // TPC threads a column of the tile, a 16-byte vector of its rows each.
     constexpr int TPC = 16;
-    if (MIS && !vecB) {
-      // Misaligned columns (k % 8 != 0, or B_i starting off 16 bytes).
+    if (MIS && !vecB && k % 2 == 0) {
+      // Misaligned columns of an even k (k % 8 != 0, or B_i starting off 16 bytes): a word a lane (words16.cuh), 64
+      // rows a call; 0.98-1.12x the time of the vectors below on even k, 0.93-1.04x on odd k (docs/spmm-notes.md).
+      if constexpr (MIS && !row)  // (a row-major kernel of 12 warps compiles this branch too)
+        for (int r = 0; r < kend; r += 64)
+          copy_lines16<BN, 32, kThreads>(reinterpret_cast<uint16_t*>(Bs) + r, bp, reinterpret_cast<const uint16_t*>(Bi) + int64_t(j0) * k + r, k, wc, wc,
+                                         min(64, kend - r), k - r);
+    } else if (MIS && !vecB) {
+      // Misaligned columns of an odd k: 16-byte vectors, asynchronous where the source allows (cp_async_part).
 #pragma unroll 1
       for (int e = tid; e < wc * (kend / V); e += kThreads) {
         const int j = e / (kend / V), r = (e % (kend / V)) * V;

@@ -32,6 +32,13 @@ inline cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* p, int) { *p = nul
 inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t, cudaMemPoolAttr, void*) { return 0; }
 struct int4 { int x, y, z, w; };
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+// PRMT's default mode: byte i of the result is byte (s >> 4i) & 7 of {y, x} (x the low four).
+inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
+  const unsigned long long b = (static_cast<unsigned long long>(y) << 32) | x;
+  unsigned r = 0;
+  for (int i = 0; i < 4; ++i) r |= unsigned((b >> (8 * ((s >> (4 * i)) & 7u))) & 0xffu) << (8 * i);
+  return r;
+}
 struct dim3 { unsigned x = 1, y = 1, z = 1; dim3() = default; dim3(unsigned a, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {} };
 inline dim3 threadIdx, blockIdx;  // one OS thread runs every fiber: the scheduler sets threadIdx before each resume
 inline dim3 blockDim, gridDim;

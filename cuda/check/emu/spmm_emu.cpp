@@ -15,6 +15,7 @@
 #include "../../spmm/staged.cuh"
 #include "../../spmm/split.cuh"
 #include "../../spmm/quad_transpose.cuh"
+#include "../../spmm/words16.cuh"
 #include "../../cpu/half16.hpp"
 using namespace spb;
 using spb::cpu::BF16;
@@ -233,9 +234,54 @@ int quad_case() {
   return bad != 0;
 }
 
+// copy_lines16 (words16.cuh; batched-slab's MIS kernels), a block's threads run one after another (no barrier
+// inside): every source start mod 8 elements, odd and even line strides, lines with data from none to all, line
+// lengths from 0 to past the line, the last lines and words left out (nl, fill) or not; the lines must end as the
+// values then zeros, with every other value of the buffer untouched.
+template <int LINES, int WORDS, int T = 128>
+int copy_lines_case(std::mt19937& g, int& runs) {
+  constexpr int bp = 2 * WORDS + 8;
+  std::vector<uint16_t> glob(LINES * size_t(2 * WORDS + 40) + 64);
+  for (auto& x : glob) x = uint16_t(g() | 1u);  // never 0: a zero must come from the copy
+  int bad = 0;
+  for (int off = 0; off < 8; ++off)
+    for (int ld : {2 * WORDS + 1, 2 * WORDS + 6, 2 * WORDS + 19, 2 * WORDS + 40})
+      for (int nsrc : {0, 1, LINES / 2 + 1, LINES})
+        for (int len : {0, 1, 2, WORDS, 2 * WORDS - 1, 2 * WORDS, 2 * WORDS + 3})
+          for (int cut : {0, 1}) {  // 1: the last lines and words not written (nl, fill)
+            const int nl = cut ? LINES - 3 : LINES, fill = cut ? 2 * WORDS - 6 : 2 * WORDS;
+            std::vector<uint16_t> sm(LINES * size_t(bp) + 16, 0xA5A5);
+            uint16_t* dst = sm.data() + 8;  // 16-byte aligned in the block's view (bp even)
+            const uint16_t* src = glob.data() + 8 + off;
+            emu_launch(dim3(1), dim3(T), false, [&] { copy_lines16<LINES, WORDS, T>(dst, bp, src, ld, nl, nsrc, fill, len); });
+            ++runs;
+            for (int l = 0; l < LINES && !bad; ++l)
+              for (int x = 0; x < bp; ++x) {
+                const uint16_t want = x >= fill || l >= nl ? 0xA5A5 : l < nsrc && x < len ? src[size_t(l) * ld + x] : 0;
+                if (dst[size_t(l) * bp + x] != want) {
+                  if (bad++ < 3)
+                    std::printf("  BAD copy_lines16<%d, %d, %d> offset %d ld %d nsrc %d len %d cut %d: line %d value %d\n", LINES, WORDS, T, off, ld, nsrc, len, cut, l, x);
+                  break;
+                }
+              }
+            for (int x = 0; x < 8; ++x) bad += sm[size_t(x)] != 0xA5A5 || sm[size_t(LINES) * bp + 8 + x] != 0xA5A5;
+          }
+  return bad;
+}
+int words16_case() {
+  std::mt19937 g(17);
+  int runs = 0;
+  // slab_kernel's calls: row-major <LG, BN / 2, threads> for BN 32 / 64 / 128 at 8 and 12 warps, column-major <BN, 32, 256>; and G = 8
+  const int bad = copy_lines_case<64, 16, 256>(g, runs) + copy_lines_case<32, 32, 256>(g, runs) + copy_lines_case<32, 64, 256>(g, runs) +
+                  copy_lines_case<96, 16, 384>(g, runs) + copy_lines_case<48, 32, 384>(g, runs) + copy_lines_case<48, 64, 384>(g, runs) +
+                  copy_lines_case<64, 32, 256>(g, runs) + copy_lines_case<128, 32, 256>(g, runs) + copy_lines_case<64, 8, 128>(g, runs);
+  std::printf("words16: %d line sets, %d wrong\n", runs, bad);
+  return bad != 0;
+}
+
 int main() {
   std::mt19937 g(5);
-  int bad = quad_case(), n = 1, runs = 0;  // runs: kernel configurations checked over all cases
+  int bad = quad_case() + words16_case(), n = 1, runs = 0;  // runs: kernel configurations checked over all cases
   std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
                                 make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true)};
   // the uniform two: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix)

@@ -1,0 +1,73 @@
+// Lines of 16-bit values that are off 16-byte alignment (a column-major B_i whose k_i is not a multiple of 8, a
+// row-major one whose nb is not), copied into shared memory a 4-byte word a lane, consecutive lanes on
+// consecutive words of a line, so that a warp's copies are runs of each line's sectors. (A 16-byte vector a thread
+// in 4-byte copies, 16 bytes apart across the warp, used 5.4 bytes of each 32-byte sector a request and fetched
+// every sector four times through L1: ncu on batched-tile's MIS kernel, docs/spmm-notes.md.) batched-slab's MIS
+// kernels use it (slab_kernel); in batched-tile's, whose copies run once a 32-row chunk inside the tile loop, it
+// cost registers and instructions and ran 0.92-0.94x (measured, docs/spmm-notes.md "words16").
+#pragma once
+#include <cstdint>
+#include "async_copy.cuh"
+
+namespace spb {
+
+// Line l of dst (pitch bp values; lines 4-byte aligned) gets the len values at src + l ld and zeros past len,
+// fill (<= 2 WORDS) values in all; lines from nsrc on are zeros; lines from nl (<= LINES) on are not written.
+// G = min(WORDS, 32) lanes a line, a warp's lines two apart (an odd ld alternates the parity of the lines'
+// starts: this keeps a warp's lines on one path). A line that starts at an even element: 4-byte cp.async; at
+// an odd one (no cp.async size keeps a 2-byte shift): two plain word loads and a byte permute, a thread's
+// loads of up to 4 words issued before its first store into shared memory, so that it waits once for them. The caller commits and waits as for
+// its other cp.async copies.
+template <int LINES, int WORDS, int THREADS>
+__device__ __forceinline__ void copy_lines16(uint16_t* dst, int bp, const uint16_t* src, int64_t ld, int nl, int nsrc, int fill, int len) {
+  constexpr int G = WORDS < 32 ? WORDS : 32, WL = WORDS / G, S = 32 / G, LP = THREADS / G, NU = LINES / LP * WL;
+  static_assert(WORDS % G == 0 && (G == 8 || G == 16 || G == 32) && LINES % LP == 0 && LP % (2 * S) == 0, "whole passes");
+  constexpr int NB = NU < 4 ? NU : 4;
+  static_assert(NU % NB == 0, "whole batches");
+  // The thread's place, opaque to the compiler, so that each call makes its units' offsets anew: hoisted out of
+  // the caller's loop they held more registers (batched-slab's 40-register kernels spilled 20-136 bytes; ptxas).
+  int t = int(threadIdx.x);
+  asm volatile("" : "+r"(t));
+  const int wl = t % G, slot = t / G;
+  const int l0 = slot / (2 * S) * (2 * S) + (slot / S) % 2 + 2 * (slot % S);  // S = 1: slot
+  auto at = [&](int i, int& l, int& x) { l = l0 + (i / WL) * LP, x = 2 * (wl + (i % WL) * G); };
+#pragma unroll 1
+  for (int b = 0; b < NU; b += NB) {
+    uint32_t lo[NB], hi[NB];
+    unsigned mode = 0;  // 2 bits a unit: 1 stores lo, 2 the permute of lo and hi
+#pragma unroll
+    for (int u = 0; u < NB; ++u) {
+      int l, x;
+      at(b + u, l, x);
+      if (l >= nl || x >= fill) continue;
+      uint32_t* d = reinterpret_cast<uint32_t*>(dst + l * bp + x);
+      if (l >= nsrc || x >= len) {
+        *d = 0u;
+        continue;
+      }
+      const uint16_t* p = src + (int(l * ld) + x);  // (a B_i's lines: 32-bit offsets)
+      const bool odd = reinterpret_cast<uintptr_t>(p) & 2u;
+      if (x + 1 >= len) {  // the line's last value, alone (the word's upper half zero)
+        lo[u] = __ldg(p);
+        mode |= 1u << (2 * u);
+      } else if (!odd) {
+        cp_async_small<4>(d, p);
+      } else {  // values x and x + 1: the upper half of the word before p, the lower half of the word after
+        const uint32_t* q = reinterpret_cast<const uint32_t*>(p - 1);
+        lo[u] = __ldg(q);
+        hi[u] = x + 2 < len ? __ldg(q + 1) : uint32_t(__ldg(p + 1));  // (not past the line: it may end B)
+        mode |= 2u << (2 * u);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < NB; ++u) {
+      const unsigned md = (mode >> (2 * u)) & 3u;
+      if (!md) continue;
+      int l, x;
+      at(b + u, l, x);
+      *reinterpret_cast<uint32_t*>(dst + l * bp + x) = md == 1 ? lo[u] : __byte_perm(lo[u], hi[u], 0x5432);
+    }
+  }
+}
+
+}  // namespace spb
