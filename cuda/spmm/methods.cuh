@@ -1309,9 +1309,12 @@ class Slab : public KernelMethod<T> {
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
     this->info_n["misaligned16"] = mis_ ? 1 : 0;  // the MIS kernels (misaligned16)
+    this->info_n["mis_words"] = mis_words() ? 1 : 0;  // of them, the ones that copy B's rows a word a lane (slab_kernel's MIS 2)
     this->info_s["math"] = tensor_math<T>();
     if (sizeof(T) == 4) this->info_n["small_terms_apart"] = small_terms_apart(h);
   }
+  // The MIS kernels that copy B's rows a word a lane: row-major with nb % 4 != 0 (see slab_kernel's MIS).
+  bool mis_words() const { return mis_ && this->h_->layout == Layout::Row && this->h_->nb % 4 != 0; }
   // f32 whose largest k reaches slab_small_acc_k(): the kernel with the small terms apart (FK 1); what
   // with_kernel launches and what the result's info says.
   static bool small_terms_apart(const HostBatch<T>& h) { return sizeof(T) == 4 && h.max_k >= slab_small_acc_k(); }
@@ -1326,15 +1329,18 @@ class Slab : public KernelMethod<T> {
         constexpr bool H = decltype(hc)::value;
         constexpr int FK = decltype(fk)::value, MS = decltype(ms)::value, W = decltype(w)::value;
         auto by_mis = [&](auto Xc) {
-          constexpr bool X = decltype(Xc)::value;
+          constexpr int X = decltype(Xc)::value;
           if (bn_ == 32) f(slab_kernel<T, LL, 32, H, FK, MS, W, X>);
           else if (bn_ == 64) f(slab_kernel<T, LL, 64, H, FK, MS, W, X>);
           else f(slab_kernel<T, LL, 128, H, FK, MS, W, X>);
         };
         if constexpr (sizeof(T) == 2) {
-          if (mis_) return by_mis(std::true_type{});
+          if constexpr (LL == Layout::Row) {
+            if (mis_words()) return by_mis(std::integral_constant<int, 2>{});
+          }
+          if (mis_) return by_mis(std::integral_constant<int, 1>{});
         }
-        by_mis(std::false_type{});
+        by_mis(std::integral_constant<int, 0>{});
       };
       // 12 warps (warps_, slab_warps_for) only in 16-bit row-major kernels.
       auto go1 = [&](auto hc, auto fk, auto ms) {

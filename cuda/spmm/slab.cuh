@@ -90,8 +90,11 @@ struct alignas(16) SlabJob {
 // job are padded to an even count with zero rows.
 // W: warps a block, kSlabWarps, or 12 for 16-bit row-major blocks whose pairs take 8 warps three rounds or
 // more and 12 fewer (slab_warps_for); at 4 blocks an SM the 40 registers still fit (12 warps a scheduler).
-// MIS: as batched-tile's (tile_kernel): 16-bit batches with B or C off 16-byte alignment, kernels of their own.
-template <typename T, Layout L, int BN, bool H, int FK = 0, int MS = 1, int W = kSlabWarps, bool MIS = false>
+// MIS: as batched-tile's (tile_kernel): 16-bit batches with B or C off 16-byte alignment, kernels of their own (1);
+// 2: row-major with nb % 4 != 0 (rows only 2- or 4-byte aligned), B's rows copied a word a lane (copy_lines16): on 14
+// such cells 0.98-1.09x as fast as 1's 16-byte vectors a thread (geometric mean 1.03), where at nb % 4 == 0 (8-byte
+// copies) d24-d48 ran 0.82-0.94x (H100, docs/spmm-notes.md "words16"; column-major B: 0.83-1.10x, not kept).
+template <typename T, Layout L, int BN, bool H, int FK = 0, int MS = 1, int W = kSlabWarps, int MIS = 0>
 __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T) == 2 ? (W > 8 ? 4 : 6) : 0) slab_kernel(const SlabJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
@@ -104,6 +107,7 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   extern __shared__ __align__(128) unsigned char slab_smem[];
   static_assert(MS == 1 || MS == 2, "one or two strips a pair");
   static_assert(!MIS || sizeof(T) == 2, "misaligned kernels: 16-bit only");
+  static_assert(MIS != 2 || L == Layout::Row, "word copies: row-major B");
   static_assert(W == kSlabWarps || (sizeof(T) == 2 && L == Layout::Row), "other warp counts: 16-bit row-major only (no column-major C staging for them)");
   constexpr int kThreads = 32 * W;
   const SlabGeom<T> g(max_m, max_k, BN, row, MS);
@@ -135,16 +139,20 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
     int r = tid / per_row;
     T* d = Bs + r * bp + j;
     const T* src = Bi + int64_t(r) * nb + j0 + j;
-    if constexpr (MIS) {
-      if (!vecB) {
-        // Misaligned rows (nb % 8 != 0): a word a lane (words16.cuh), LG rows a call (4 passes of the block), the
-        // tile's columns to wc only (rounded to a word). 1.00-1.11x on 16 of 18 cells against 16-byte vectors a thread
-        // (cp_async_part); zero-filled to BN, nb 36 (a 64-column tile) ran 1.14-1.18x slower (docs/spmm-notes.md).
-        constexpr int LG = kThreads / (BN / 2 < 32 ? BN / 2 : 32) * 4;
-        for (int r1 = 0; r1 < kend; r1 += LG)
-          copy_lines16<LG, BN / 2, kThreads>(reinterpret_cast<uint16_t*>(Bs) + r1 * bp, bp, reinterpret_cast<const uint16_t*>(Bi) + int64_t(r1) * nb + j0, nb,
-                                             kend - r1, k - r1, (wc + 1) & ~1, wc);
-        r = kend;  // the loops below have nothing left
+    if constexpr (MIS == 2) {
+      // Rows only 2- or 4-byte aligned (nb % 4 != 0): a word a lane (words16.cuh), LG rows a call (4 passes of the
+      // block), the tile's columns to wc (rounded to a word).
+      constexpr int LG = kThreads / (BN / 2 < 32 ? BN / 2 : 32) * 4;
+      for (int r1 = 0; r1 < kend; r1 += LG)
+        copy_lines16<LG, BN / 2, kThreads>(reinterpret_cast<uint16_t*>(Bs) + r1 * bp, bp, reinterpret_cast<const uint16_t*>(Bi) + int64_t(r1) * nb + j0, nb,
+                                           kend - r1, k - r1, (wc + 1) & ~1, wc);
+      r = kend;  // the loops below have nothing left
+    } else if (MIS && !vecB) {
+      // Misaligned rows (nb % 8 != 0): 16-byte vectors, asynchronous where the source allows (cp_async_part).
+#pragma unroll 1
+      for (; r < kend; r += RS, d += RS * bp, src += int64_t(RS) * nb) {
+        if (r >= k) *reinterpret_cast<VecT<T, V>*>(d) = VecT<T, V>{};
+        else if (j < wc) cp_async_part<T, V>(d, src, wc - j);
       }
     }
     if (H && vecB && wc == BN) {
@@ -164,15 +172,8 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   } else {
     // TPC threads a column of the tile, a 16-byte vector of its rows each.
     constexpr int TPC = 16;
-    if (MIS && !vecB && k % 2 == 0) {
-      // Misaligned columns of an even k (k % 8 != 0, or B_i starting off 16 bytes): a word a lane (words16.cuh), 64
-      // rows a call; 0.98-1.12x the time of the vectors below on even k, 0.93-1.04x on odd k (docs/spmm-notes.md).
-      if constexpr (MIS && !row)  // (a row-major kernel of 12 warps compiles this branch too)
-        for (int r = 0; r < kend; r += 64)
-          copy_lines16<BN, 32, kThreads>(reinterpret_cast<uint16_t*>(Bs) + r, bp, reinterpret_cast<const uint16_t*>(Bi) + int64_t(j0) * k + r, k, wc, wc,
-                                         min(64, kend - r), k - r);
-    } else if (MIS && !vecB) {
-      // Misaligned columns of an odd k: 16-byte vectors, asynchronous where the source allows (cp_async_part).
+    if (MIS && !vecB) {
+      // Misaligned columns (k % 8 != 0, or B_i starting off 16 bytes).
 #pragma unroll 1
       for (int e = tid; e < wc * (kend / V); e += kThreads) {
         const int j = e / (kend / V), r = (e % (kend / V)) * V;
