@@ -1483,6 +1483,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   const double row_len = mean_row_len(h);
   const bool tensor = dev.prop.major >= 8;
   const int slots = ell_slots(h);
+  const bool short_rows = slots && slots <= 4;  // rows of at most 4 nonzeros (ELL's, rules 6 and 16)
   char d[200];
   std::snprintf(d, sizeof d, "density %.3g, mean row %.3g, longest row %s, nb %d, %s, %s batch", density, row_len,
                 slots ? ("<= " + std::to_string(slots)).c_str() : "> 8", h.nb, Acc<T>::name, h.uniform ? "uniform" : "mixed");
@@ -1571,7 +1572,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // nb 96: 21.9 against 52.9 us) and at unseen-sweep's d80 (nb 32 / 192: 8.5 / 37.6 against 13.3 / 43.2);
   // where tile pads nothing it won or tied from nb 32 (d64 3 a row nb 32: 5.6 against col's 7.0; nb 16 is
   // col's, 4.2 against 4.7, one cell, left to tile).
-  const bool col16 = h.layout == Layout::Col && tile && half && slots && slots <= 4 && tile_padded_products(h, tile_bm) >= 1.1 * dense;
+  const bool col16 = h.layout == Layout::Col && tile && half && short_rows && tile_padded_products(h, tile_bm) >= 1.1 * dense;
   if (h.layout == Layout::Col && tile && !col16 && (h.nb >= 32 ? half || f64_wide || density >= 0.125 : half || density >= 0.25))
     return {"batched-tile", std::string("column-major, k <= 128, ") +
                                 (half ? "16-bit" : f64_wide ? "f64, nb >= 128" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/4") +
@@ -1642,8 +1643,8 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // 8 (d128 nb 64: 11.5 against 14.1) and at nb 16 below 12 a row (d80, 7 a row: 20.9 against 23.0). A check set
   // (row16_check.json) then showed nb 20 and 30 (not multiples of 8) at 0.39-0.64x csr-flat's time, and rows of
   // 5-9 at nb 32 in a mixed d16-64 batch at 1.27x (so 8 a row from nb 32 to 63).
-  const bool half_rows = half && !(slots && slots <= 4) &&
-                         ((h.nb >= 16 && h.nb % 8 != 0) || (h.nb >= 64 && row_len >= 6) || (h.nb >= 32 && row_len >= 8) || (h.nb >= 16 && row_len >= 12));
+  const bool half_rows = !short_rows && ((h.nb >= 16 && h.nb % 8 != 0) || (h.nb >= 64 && row_len >= 6) || (h.nb >= 32 && row_len >= 8) ||
+                                         (h.nb >= 16 && row_len >= 12));
   const bool f64 = sizeof(T) == 8;
   if (tile && h.max_m > 16 && (half ? half_rows : density >= (f64 ? 0.125 : 0.25) && row_len >= (f64 ? 8 : 16) && h.nb >= (f64 ? 16 : 32))) {
     const int bn = slab_cols_for(h, dev);
@@ -1687,7 +1688,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   if (tile && sizeof(T) == 8 && mean_k >= 80 && row_len >= 12 && ((h.nb >= 128 && double(h.B.n) * sizeof(T) > double(dev.prop.l2CacheSize)) || f64_mid))
     return {"batched-tile", std::string("row-major, f64, k <= 128, A_i of >= 80 columns on average, rows of >= 12 on average, ") +
                                 (f64_mid ? "nb >= 48, density >= 3/16" : "nb >= 128, B larger than L2") + ": dense A_i tiles x B_i streamed once, DMMA" + why};
-  if (slots && slots <= 4 && !(sizeof(T) == 4 && l2))
+  if (short_rows && !(sizeof(T) == 4 && l2))
     return {"batched-ell", "row-major, rows of at most 4 nonzeros: ELL slots, block-diagonal indexing" + why};
   return {"batched-csr-flat", "row-major, rows longer than 4 (or B_i in flight past half of L2): CSR, block-diagonal indexing" + why};
 }
