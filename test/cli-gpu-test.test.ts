@@ -34,7 +34,7 @@ test('gpu-test: the f16/bf16 spmm cases pass on the CPU backend (odd sizes, both
   const r = gpuTest(['--only', 'spmm', '--match', 'f16/bf16']);
   assert.equal(r.status, 0, r.stdout + r.stderr);
   const pass = r.stdout.split('\n').filter((l) => l.startsWith('PASS spmm: f16/bf16'));
-  assert.equal(pass.length, 21, r.stdout);
+  assert.equal(pass.length, 23, r.stdout);
   assert.ok(pass.some((l) => /column-major files/.test(l)) && pass.some((l) => /dim 1, nnz\/row 1/.test(l)));
   // batched-slab's 12-warp cases (planned, and forced onto the odd files) run on the CPU backend too, as plain cases
   assert.ok(pass.some((l) => /12 warps a block/.test(l)) && pass.some((l) => /forced to 12 warps/.test(l)), r.stdout);
@@ -43,6 +43,8 @@ test('gpu-test: the f16/bf16 spmm cases pass on the CPU backend (odd sizes, both
   // and the cases for B / C off 16-byte alignment (batched-tile's and batched-slab's MIS kernels, both layouts; an aligned control)
   assert.equal(pass.filter((l) => /off 16-byte alignment, batched-(tile|slab)'s MIS kernels, (row|col)-major/.test(l)).length, 4, r.stdout);
   assert.ok(pass.some((l) => /batched-tile's aligned kernels/.test(l)), r.stdout);
+  // and batched-slab's two row-major MIS paths by nB (word copies where nB % 4 != 0; their arguments must be ones spbench takes)
+  assert.equal(pass.filter((l) => /row-major nB [\d,]+: batched-slab's MIS kernels (with word copies|of 16-byte vectors)/.test(l)).length, 2, r.stdout);
   assert.match(r.stdout.trim().split('\n').at(-1)!, /^\d+ passed, 0 failed$/);
 });
 
