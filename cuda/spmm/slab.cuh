@@ -144,8 +144,9 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
       // block), the tile's columns to wc (rounded to a word).
       constexpr int LG = kThreads / (BN / 2 < 32 ? BN / 2 : 32) * 4;
       for (int r1 = 0; r1 < kend; r1 += LG)
-        copy_lines16<LG, BN / 2, kThreads>(reinterpret_cast<uint16_t*>(Bs) + r1 * bp, bp, reinterpret_cast<const uint16_t*>(Bi) + int64_t(r1) * nb + j0, nb,
-                                           kend - r1, k - r1, (wc + 1) & ~1, wc);
+        copy_lines16<LG, BN / 2, kThreads>(reinterpret_cast<uint16_t*>(Bs) + r1 * bp, bp,
+                                           reinterpret_cast<const uint16_t*>(Bi) + int64_t(r1) * nb + j0, nb, kend - r1, k - r1,
+                                           (wc + 1) & ~1, wc);
       r = kend;  // the loops below have nothing left
     } else if (MIS && !vecB) {
       // Misaligned rows (nb % 8 != 0): 16-byte vectors, asynchronous where the source allows (cp_async_part).

@@ -1,10 +1,9 @@
-// Lines of 16-bit values that are off 16-byte alignment (a column-major B_i whose k_i is not a multiple of 8, a
-// row-major one whose nb is not), copied into shared memory a 4-byte word a lane, consecutive lanes on
-// consecutive words of a line, so that a warp's copies are runs of each line's sectors. (A 16-byte vector a thread
-// in 4-byte copies, 16 bytes apart across the warp, used 5.4 bytes of each 32-byte sector a request and fetched
-// every sector four times through L1: ncu on batched-tile's MIS kernel, docs/spmm-notes.md.) batched-slab's MIS
-// kernels use it (slab_kernel); in batched-tile's, whose copies run once a 32-row chunk inside the tile loop, it
-// cost registers and instructions and ran 0.92-0.94x (measured, docs/spmm-notes.md "words16").
+// Lines of 16-bit values off 16-byte alignment copied into shared memory a 4-byte word a lane, consecutive lanes on
+// consecutive words of a line, so that a warp's copies are runs of each line's sectors. batched-slab's MIS 2 kernels
+// (slab_kernel) use it for row-major B whose nb % 4 != 0. (The motive: a 16-byte vector a thread in 4-byte copies, 16
+// bytes apart across the warp, used 5.4 bytes of each 32-byte sector a request and fetched every sector four times
+// through L1, ncu on batched-tile's MIS kernel. In batched-tile's kernels, whose copies run once a 32-row chunk inside
+// the tile loop, and for column-major B it cost more than it saved: docs/spmm-notes.md "words16".)
 #pragma once
 #include <cstdint>
 #include "async_copy.cuh"
@@ -16,8 +15,8 @@ namespace spb {
 // G = min(WORDS, 32) lanes a line, a warp's lines two apart (an odd ld alternates the parity of the lines'
 // starts: this keeps a warp's lines on one path). A line that starts at an even element: 4-byte cp.async; at
 // an odd one (no cp.async size keeps a 2-byte shift): two plain word loads and a byte permute, a thread's
-// loads of up to 4 words issued before its first store into shared memory, so that it waits once for them. The caller commits and waits as for
-// its other cp.async copies.
+// loads of up to 4 words issued before its first store into shared memory, so that it waits once for them.
+// The caller commits and waits as for its other cp.async copies.
 template <int LINES, int WORDS, int THREADS>
 __device__ __forceinline__ void copy_lines16(uint16_t* dst, int bp, const uint16_t* src, int64_t ld, int nl, int nsrc, int fill, int len) {
   constexpr int G = WORDS < 32 ? WORDS : 32, WL = WORDS / G, S = 32 / G, LP = THREADS / G, NU = LINES / LP * WL;

@@ -271,7 +271,8 @@ int copy_lines_case(std::mt19937& g, int& runs) {
 int words16_case() {
   std::mt19937 g(17);
   int runs = 0;
-  // slab_kernel's calls: row-major <LG, BN / 2, threads> for BN 32 / 64 / 128 at 8 and 12 warps, column-major <BN, 32, 256>; and G = 8
+  // slab_kernel's calls, <LG, BN / 2, threads> for BN 32 / 64 / 128 at 8 and 12 warps; then shapes no kernel takes now
+  // (<BN, 32, 256> and G = 8 lanes a line), which keep the line-to-lane mapping checked for every G it allows
   const int bad = copy_lines_case<64, 16, 256>(g, runs) + copy_lines_case<32, 32, 256>(g, runs) + copy_lines_case<32, 64, 256>(g, runs) +
                   copy_lines_case<96, 16, 384>(g, runs) + copy_lines_case<48, 32, 384>(g, runs) + copy_lines_case<48, 64, 384>(g, runs) +
                   copy_lines_case<64, 32, 256>(g, runs) + copy_lines_case<128, 32, 256>(g, runs) + copy_lines_case<64, 8, 128>(g, runs);
