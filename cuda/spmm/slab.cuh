@@ -39,7 +39,8 @@ constexpr int kSlabTileMax = 1 << 16;  // values of a block's A tile: apos is 16
 // m rounded to 16-row strips), the B tile as kp rows x bpitch (row-major) or BN columns x bpitch
 // (column-major), then (16-bit column-major) each warp's 16 x 32 C staging. kp: the largest k rounded to
 // 16 (16-bit: ldmatrix reads k16 blocks) or 8. Pitches as batched-tile's (TileGeom): every fragment load
-// of a warp hits distinct banks, and rows start on 16 bytes (cp.async destinations).
+// of a warp hits distinct banks, and rows start on 16 bytes (cp.async destinations). flat (16-bit column-major
+// MIS kernels): the staging's place first holds the B tile's flat run (flat_issue16), bn x max_k values and slack.
 template <typename T>
 struct SlabGeom {
   static constexpr int apad = sizeof(T) == 2 ? 8 : 4;
@@ -48,7 +49,7 @@ struct SlabGeom {
   int mp, kp, apitch, bpitch;
   size_t b_off, w_off, bytes;
   // ms: strips a warp's pair (slab_kernel's MS); A's rows are zero-padded to whole pairs of strips.
-  __host__ __device__ SlabGeom(int max_m, int max_k, int bn, bool row, int ms = 1) {
+  __host__ __device__ SlabGeom(int max_m, int max_k, int bn, bool row, int ms = 1, bool flat = false) {
     const int kq = sizeof(T) == 2 ? 16 : sizeof(T) == 8 && SPB_F64_MMA_K > 8 ? SPB_F64_MMA_K : 8;  // a multiple of TileMma<T>::K
     mp = ((max_m < 1 ? 1 : max_m) + 16 * ms - 1) / (16 * ms) * (16 * ms);
     kp = ((max_k < 1 ? 1 : max_k) + kq - 1) / kq * kq;
@@ -57,7 +58,9 @@ struct SlabGeom {
     auto up = [](size_t b) { return (b + 127) / 128 * 128; };
     b_off = up(size_t(mp) * apitch * sizeof(T));
     w_off = b_off + up(size_t(row ? kp : bn) * bpitch * sizeof(T));
-    bytes = w_off + (sizeof(T) == 2 && !row ? size_t(kSlabWarps) * kSlabWN * wpitch * sizeof(T) : 0);  // (column-major kernels: kSlabWarps)
+    const size_t staging = sizeof(T) == 2 && !row ? size_t(kSlabWarps) * kSlabWN * wpitch * sizeof(T) : 0;  // (column-major kernels: kSlabWarps)
+    const size_t run = flat ? up((size_t(bn) * (max_k < 1 ? 1 : max_k) + 8 + 16) * sizeof(T)) : 0;  // delta, the run, slack
+    bytes = w_off + (run > staging ? run : staging);
   }
 };
 
@@ -94,6 +97,9 @@ struct alignas(16) SlabJob {
 // 2: row-major with nb % 4 != 0 (rows only 2- or 4-byte aligned), B's rows copied a word a lane (copy_lines16): on 14
 // such cells 0.98-1.09x as fast as 1's 16-byte vectors a thread (geometric mean 1.03), where at nb % 4 == 0 (8-byte
 // copies) d24-d48 ran 0.82-0.94x (H100, docs/spmm-notes.md "words16"; column-major B: 0.83-1.10x, not kept).
+// Column-major MIS kernels copy a misaligned B tile as one flat run of 16-byte copies (flat_issue16 / flat_unpack16):
+// 0.97-1.16x the time of per-column 4-byte copies and plain loads at odd starts, geometric mean 1.04 on 33 cells
+// (H100, docs/spmm-notes.md "flat runs").
 template <typename T, Layout L, int BN, bool H, int FK = 0, int MS = 1, int W = kSlabWarps, int MIS = 0>
 __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T) == 2 ? (W > 8 ? 4 : 6) : 0) slab_kernel(const SlabJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
@@ -110,7 +116,8 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   static_assert(MIS != 2 || L == Layout::Row, "word copies: row-major B");
   static_assert(W == kSlabWarps || (sizeof(T) == 2 && L == Layout::Row), "other warp counts: 16-bit row-major only (no column-major C staging for them)");
   constexpr int kThreads = 32 * W;
-  const SlabGeom<T> g(max_m, max_k, BN, row, MS);
+  constexpr bool flat = MIS == 1 && L == Layout::Col;  // column-major B tiles as flat runs (flat_issue16)
+  const SlabGeom<T> g(max_m, max_k, BN, row, MS, flat);
   T* As = reinterpret_cast<T*>(slab_smem);
   T* Bs = reinterpret_cast<T*>(slab_smem + g.b_off);
   const int ap = g.apitch, bp = g.bpitch;
@@ -128,6 +135,7 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   // 16-byte copies where every address of the B_i tile is a multiple of 16 bytes (cudaMalloc'd base).
   const bool vecB = row ? nb % V == 0 : (k % V == 0 && (int64_t(c0) * nb) % V == 0);
 
+  Flat16 fl{-1, 0};  // (flat kernels: this thread's tail value)
   // 1. The B tile, all at once: rows (row-major) or columns (column-major) of 16-byte vectors. Rows past
   // k_i (to kend) are zeros: they meet A's zero padding, and garbage there could be NaN. Columns past nb
   // are left as they are (they reach only C's columns past nb, which are not stored).
@@ -173,13 +181,10 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   } else {
     // TPC threads a column of the tile, a 16-byte vector of its rows each.
     constexpr int TPC = 16;
-    if (MIS && !vecB) {
-      // Misaligned columns (k % 8 != 0, or B_i starting off 16 bytes).
-#pragma unroll 1
-      for (int e = tid; e < wc * (kend / V); e += kThreads) {
-        const int j = e / (kend / V), r = (e % (kend / V)) * V;
-        cp_async_part<T, V>(Bs + j * bp + r, Bi + int64_t(j0 + j) * k + r, k - r);
-      }
+    if (flat && !vecB) {
+      // Misaligned columns (k % 8 != 0, or B_i starting off 16 bytes): the tile's columns are one run of wc k values,
+      // copied flat into the staging's place and unpacked into the padded columns after the wait (below).
+      fl = flat_issue16<kThreads>(reinterpret_cast<uint16_t*>(slab_smem + g.w_off), reinterpret_cast<const uint16_t*>(Bi + int64_t(j0) * k), wc * k, tid);
     } else
     for (int j = tid / TPC; j < wc; j += kThreads / TPC) {
       T* d = Bs + j * bp;
@@ -216,8 +221,14 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
       if (q0 + tid + i * kThreads < q1) As[pos[i]] = v[i];
     for (int q = q0 + tid + PF * kThreads; q < q1; q += kThreads) As[__ldg(apos + q)] = __ldg(val + q);
   }
+  if (flat && !vecB) flat_tail16(reinterpret_cast<uint16_t*>(slab_smem + g.w_off), fl);
   cp_async_wait<0>();
   __syncthreads();
+  if (flat && !vecB) {  // the run into the tile's padded columns; the staging's place is free again after the barrier
+    flat_unpack16<kThreads, 16>(reinterpret_cast<uint16_t*>(Bs), bp, reinterpret_cast<const uint16_t*>(slab_smem + g.w_off),
+                                flat_delta16(reinterpret_cast<const uint16_t*>(Bi + int64_t(j0) * k)), k, kend, wc, tid);
+    __syncthreads();
+  }
 
   // 3. Pairs (strip, column group) of the slab, a warp's in turn.
   const int warp = tid >> 5, lane = tid & 31, gq = lane >> 2, tq = lane & 3;

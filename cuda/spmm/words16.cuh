@@ -4,6 +4,7 @@
 // bytes apart across the warp, used 5.4 bytes of each 32-byte sector a request and fetched every sector four times
 // through L1, ncu on batched-tile's MIS kernel. In batched-tile's kernels, whose copies run once a 32-row chunk inside
 // the tile loop, and for column-major B it cost more than it saved: docs/spmm-notes.md "words16".)
+// flat_issue16 / flat_unpack16: column-major B's column tile as one run (batched-slab's column-major MIS kernels).
 #pragma once
 #include <cstdint>
 #include "async_copy.cuh"
@@ -67,6 +68,58 @@ __device__ __forceinline__ void copy_lines16(uint16_t* dst, int bp, const uint16
       *reinterpret_cast<uint32_t*>(dst + l * bp + x) = md == 1 ? lo[u] : __byte_perm(lo[u], hi[u], 0x5432);
     }
   }
+}
+
+// A run of n values at src (any 2-byte alignment) copied flat into F (16-byte aligned) by 16-byte cp.async from the
+// 16-byte boundary at or below src: F[delta + i] = src[i], delta (flat_delta16) the values before src in its 16 bytes. A column tile
+// of a column-major B_i is one such run (columns j0 .. j0 + wc - 1, k values each), so whatever k is, every copy but
+// the last few values is a whole 16-byte one (per column, a k that is not a multiple of 8 left most columns to 4-byte
+// copies or, at odd starts, plain loads). The values past the last whole vector (< 8) are plain loads, returned in
+// tail for flat_tail16 to store after the caller's other loads are issued, so that no thread waits on them here.
+struct Flat16 {
+  int tail_at;  // F's index of this thread's tail value, -1 for none
+  uint16_t tail;
+};
+__device__ __forceinline__ int flat_delta16(const uint16_t* src) { return int((reinterpret_cast<uintptr_t>(src) & 15u) >> 1); }
+template <int THREADS>
+__device__ __forceinline__ Flat16 flat_issue16(uint16_t* F, const uint16_t* src, int n, int tid) {
+  Flat16 f;
+  const int delta = flat_delta16(src);
+  const uint16_t* base = src - delta;  // inside src's allocation (its 16-byte block)
+  const int full = (delta + n) >> 3, t0 = 8 * full;
+  for (int v = tid; v < full; v += THREADS) cp_async16(F + 8 * v, base + 8 * v);
+  f.tail_at = t0 + tid < delta + n ? t0 + tid : -1;
+  f.tail = f.tail_at >= 0 ? __ldg(base + f.tail_at) : uint16_t(0);
+  return f;
+}
+__device__ __forceinline__ void flat_tail16(uint16_t* F, const Flat16& f) {
+  if (f.tail_at >= 0) F[f.tail_at] = f.tail;
+}
+// After the run has landed (the caller's wait and barrier): column j of the tile (k values at F + delta + j k) to
+// dst + j bp (bp even, dst 16-byte aligned), zeros from k to kend (a multiple of 8), columns up to wc. TPC threads a
+// column, a 16-byte vector each: five word loads and, at an odd start, four byte permutes. F must have 16 values of
+// slack past the run (read, never used).
+template <int THREADS, int TPC>
+__device__ __forceinline__ void flat_unpack16(uint16_t* dst, int bp, const uint16_t* F, int delta, int k, int kend, int wc, int tid) {
+  const uint32_t* Fw = reinterpret_cast<const uint32_t*>(F);
+  for (int j = tid / TPC; j < wc; j += THREADS / TPC)
+    for (int r = (tid % TPC) * 8; r < kend; r += TPC * 8) {
+      const int f = delta + j * k + r;
+      const uint32_t* w = Fw + (f >> 1);
+      uint32_t x[5], o[4];
+#pragma unroll
+      for (int i = 0; i < 5; ++i) x[i] = w[i];
+#pragma unroll
+      for (int i = 0; i < 4; ++i) o[i] = f & 1 ? __byte_perm(x[i], x[i + 1], 0x5432) : x[i];
+      const int valid = k - r;
+      if (valid < 8) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) o[i] = 2 * i >= valid ? 0u : 2 * i + 1 >= valid ? o[i] & 0xFFFFu : o[i];
+      }
+      uint4 v;
+      v.x = o[0], v.y = o[1], v.z = o[2], v.w = o[3];
+      *reinterpret_cast<uint4*>(dst + j * bp + r) = v;
+    }
 }
 
 }  // namespace spb

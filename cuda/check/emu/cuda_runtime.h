@@ -32,6 +32,7 @@ inline cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* p, int) { *p = nul
 inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t, cudaMemPoolAttr, void*) { return 0; }
 struct int4 { int x, y, z, w; };
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
+struct alignas(16) uint4 { unsigned x, y, z, w; };
 // PRMT's default mode: byte i of the result is byte (s >> 4i) & 7 of {y, x} (x the low four).
 inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
   const unsigned long long b = (static_cast<unsigned long long>(y) << 32) | x;

@@ -280,9 +280,48 @@ int words16_case() {
   return bad != 0;
 }
 
+// flat_issue16 + flat_tail16, then flat_unpack16 (words16.cuh; batched-slab's column-major MIS 3 kernels), threaded (the
+// kernel's wait and barrier between them): runs of wc columns of k values from every source start mod 8, k odd and
+// even, below and past a vector, columns to a full and a partial tile; each column must end as its k values, then zeros
+// to kend, the columns from wc on and every other value of the buffer untouched. Source values are never 0 and the
+// source vector ends at the run's last value.
+int flat16_case() {
+  std::mt19937 g(23);
+  int runs = 0, bad = 0;
+  constexpr int THREADS = 256, BN = 32, TPC = 16;
+  for (int off = 0; off < 8; ++off)
+    for (int k : {1, 2, 7, 8, 9, 15, 33, 94, 109, 128})
+      for (int wc : {1, 5, BN}) {
+        const int kend = (k + 15) / 16 * 16, bp = kend + 8, n = wc * k;
+        std::vector<uint16_t> glob(size_t(8 + off + n));
+        for (auto& x : glob) x = uint16_t(g() | 1u);
+        const uint16_t* src = glob.data() + 8 + off;  // (std::vector's data: 16-byte aligned)
+        std::vector<uint16_t> F(size_t(BN * k + 8 + 16) + 8, 0x5A5A), dst(size_t(BN) * bp + 16, 0xA5A5);
+        uint16_t* Fa = F.data() + (8 - (reinterpret_cast<uintptr_t>(F.data()) & 15u) / 2) % 8;
+        uint16_t* d = dst.data() + (8 - (reinterpret_cast<uintptr_t>(dst.data()) & 15u) / 2) % 8;
+        emu_launch(dim3(1), dim3(THREADS), true, [&] {
+          const int tid = int(threadIdx.x);
+          const Flat16 fl = flat_issue16<THREADS>(Fa, src, n, tid);
+          flat_tail16(Fa, fl);
+          __syncthreads();
+          flat_unpack16<THREADS, TPC>(d, bp, Fa, flat_delta16(src), k, kend, wc, tid);
+        });
+        ++runs;
+        int wrong = 0;
+        for (int j = 0; j < BN; ++j)
+          for (int r = 0; r < bp; ++r) {
+            const uint16_t want = j >= wc || r >= kend ? 0xA5A5 : r < k ? src[size_t(j) * k + r] : 0;
+            wrong += d[size_t(j) * bp + r] != want;
+          }
+        if (wrong && bad++ < 3) std::printf("  BAD flat16 offset %d k %d wc %d: %d values wrong\n", off, k, wc, wrong);
+      }
+  std::printf("flat16: %d runs, %d wrong\n", runs, bad);
+  return bad != 0;
+}
+
 int main() {
   std::mt19937 g(5);
-  int bad = quad_case() + words16_case(), n = 1, runs = 0;  // runs: kernel configurations checked over all cases
+  int bad = quad_case() + words16_case() + flat16_case(), n = 1, runs = 0;  // runs: kernel configurations checked over all cases
   std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
                                 make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true)};
   // the uniform two: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix)
