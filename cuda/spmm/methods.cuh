@@ -1095,8 +1095,8 @@ class Tile : public KernelMethod<T> {
 // (matrix, BN-column tile): A_i whole and the B tile in shared memory at once where the largest A_i and a
 // tile fit a block (slab_fits; the planner's rules take slab only there); else a block a (slice of R rows of
 // a matrix, BN-column tile), R the most 16-row strips that fit beside the tile (slab_plan).
-// 16-bit column-major batches off alignment (misaligned16): the MIS kernels copy each B tile as one flat run
-// through shared memory that SlabGeom sizes (slab_kernel).
+// 16-bit column-major batches off alignment (misaligned16): the MIS kernels move each B tile and C tile as one flat
+// run through shared memory that SlabGeom sizes (slab_kernel).
 template <typename T>
 inline bool slab_flat(const HostBatch<T>& h) {
   return sizeof(T) == 2 && h.layout == Layout::Col && misaligned16(h);
@@ -1580,19 +1580,15 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // col's, 4.2 against 4.7, one cell, left to tile).
   const bool col16 = h.layout == Layout::Col && tile && half && short_rows && tile_padded_products(h, tile_bm) >= 1.1 * dense;
   // batched-slab (rule 2's second clause): 16-bit column-major batches off 16-byte alignment (misaligned16: some m_i
-  // or k_i not a multiple of 8) with nb 16-48 and A_i of 64 columns or more (the largest), where all of the largest
-  // A_i and a column tile fit a block; its B tile is one flat run (slab_kernel's MIS 1), where batched-tile copies
-  // 32-row chunks of columns that start off 16 bytes. Measured (H100, graph mode; docs/spmm-notes.md "flat runs"):
-  // on the class set's (colslab16b_cells.json) 11 cells of nb 32-48 slab took 0.66-0.94x tile's time in the 10 of
-  // k >= 65 and mixed dims (bf16 batch 3000 of d84, 10 a row, nb 32: 42.2 against 59.0 us; f16 mixed d54-123 nb 32:
-  // 50.8 against 77.1) and 1.09x at d52; on two check sets written before the rule (flat_check.json,
-  // flat_check2.json) 0.51-0.93x in all 12 cells of k >= 64 or mixed dims (f16 d75, 28 a row, nb 16: 33.1 against
-  // 65.2) and 1.00-1.21x in all 7 of k 43-63, from which the bound on k (the class set's d52 alone had shown it;
-  // flat_check3.json, written after, checks it).
-  // From nb 56 on each won about as often as it lost (0.86-1.68x); below nb 16 (not measured) a block's 32-column
-  // tile is mostly padding.
-  if (h.layout == Layout::Col && tile && half && !col16 && h.nb >= 16 && h.nb <= 48 && h.max_k >= 64 && misaligned16(h) && slab_fits(h, dev))
-    return {"batched-slab", "column-major, 16-bit, some m_i or k_i not a multiple of 8, 64 <= k <= 128, nb 16-48: all of A_i times a B_i column tile, the tile copied as one flat run, tensor cores" + why};
+  // or k_i not a multiple of 8) with nb >= 16, where all of the largest A_i and a column tile fit a block: its B and
+  // C tiles move as flat runs (slab_kernel's MIS 1), where batched-tile copies 32-row chunks of columns that start
+  // off 16 bytes and stores C in 2- and 4-byte pieces. Measured (H100, graph mode; docs/spmm-notes.md "flat runs"), on
+  // the 27 misaligned cells of the class set (colslab16b_cells.json; dims 44-126, nb 32-256) that ran with flat C
+  // runs: 0.34-0.95x tile's time in 26 (f16 batch 1280 of d73, 7 a row, nb 128: 33.2 against 98.8 us; bf16 d94, 24 a
+  // row, nb 128: 41.6 against 70.3) and 1.07x in one (bf16 d108, 36 a row, nb 256). Below nb 16 (not measured) a
+  // block's 32-column tile is mostly padding; rule 6's short rows stay with batched-col (not measured against it).
+  if (h.layout == Layout::Col && tile && half && !col16 && h.nb >= 16 && misaligned16(h) && slab_fits(h, dev))
+    return {"batched-slab", "column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128, nb >= 16: all of A_i times a B_i column tile, the B and C tiles moved as flat runs, tensor cores" + why};
   if (h.layout == Layout::Col && tile && !col16 && (h.nb >= 32 ? half || f64_wide || density >= 0.125 : half || density >= 0.25))
     return {"batched-tile", std::string("column-major, k <= 128, ") +
                                 (half ? "16-bit" : f64_wide ? "f64, nb >= 128" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/4") +
@@ -1716,7 +1712,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
   return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads; not column-major where k > 128, density >= 3/8, nb >= 4 and batched-tile's panels make two blocks an SM or more (row jobs x column tiles x k splits): rule 4", "batched-split"},
-          {"2", "k > 128 (largest A_i), density >= 1/4, nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: <= 64) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, 64 <= k <= 128 (largest A_i), nb 16-48, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
+          {"2", "k > 128 (largest A_i), density >= 1/4, nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: <= 64) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
           {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 6)", "batched-tile"},
           {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
           {"5", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},

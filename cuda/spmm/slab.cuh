@@ -40,7 +40,8 @@ constexpr int kSlabTileMax = 1 << 16;  // values of a block's A tile: apos is 16
 // (column-major), then (16-bit column-major) each warp's 16 x 32 C staging. kp: the largest k rounded to
 // 16 (16-bit: ldmatrix reads k16 blocks) or 8. Pitches as batched-tile's (TileGeom): every fragment load
 // of a warp hits distinct banks, and rows start on 16 bytes (cp.async destinations). flat (16-bit column-major
-// MIS kernels): the staging's place first holds the B tile's flat run (flat_issue16), bn x max_k values and slack.
+// MIS kernels): the staging's place holds the B tile's flat run (flat_issue16) until it is unpacked, then the C tile's
+// (flat_store16): bn x max(max_k, max_m) values and slack.
 template <typename T>
 struct SlabGeom {
   static constexpr int apad = sizeof(T) == 2 ? 8 : 4;
@@ -59,7 +60,8 @@ struct SlabGeom {
     b_off = up(size_t(mp) * apitch * sizeof(T));
     w_off = b_off + up(size_t(row ? kp : bn) * bpitch * sizeof(T));
     const size_t staging = sizeof(T) == 2 && !row ? size_t(kSlabWarps) * kSlabWN * wpitch * sizeof(T) : 0;  // (column-major kernels: kSlabWarps)
-    const size_t run = flat ? up((size_t(bn) * (max_k < 1 ? 1 : max_k) + 8 + 16) * sizeof(T)) : 0;  // delta, the run, slack
+    const int runk = max_k > max_m ? max_k : max_m;  // a B tile's run, then a C tile's
+    const size_t run = flat ? up((size_t(bn) * (runk < 1 ? 1 : runk) + 8 + 16) * sizeof(T)) : 0;  // delta, the run, slack
     bytes = w_off + (run > staging ? run : staging);
   }
 };
@@ -97,9 +99,10 @@ struct alignas(16) SlabJob {
 // 2: row-major with nb % 4 != 0 (rows only 2- or 4-byte aligned), B's rows copied a word a lane (copy_lines16): on 14
 // such cells 0.98-1.09x as fast as 1's 16-byte vectors a thread (geometric mean 1.03), where at nb % 4 == 0 (8-byte
 // copies) d24-d48 ran 0.82-0.94x (H100, docs/spmm-notes.md "words16"; column-major B: 0.83-1.10x, not kept).
-// Column-major MIS kernels copy a misaligned B tile as one flat run of 16-byte copies (flat_issue16 / flat_unpack16):
-// 0.97-1.16x the time of per-column 4-byte copies and plain loads at odd starts, geometric mean 1.04 on 33 cells
-// (H100, docs/spmm-notes.md "flat runs").
+// Column-major MIS kernels move a misaligned B tile and C tile each as one flat run of 16-byte copies and stores
+// (words16.cuh): the B run alone was 0.97-1.16x as fast as per-column 4-byte copies and plain loads at odd starts
+// (geometric mean 1.04 on 33 cells); the C run then 1.15-2.54x as fast as C through the per-warp staging in 2- and
+// 4-byte stores (geometric mean 1.67 on 27 misaligned cells; H100, docs/spmm-notes.md "flat runs").
 template <typename T, Layout L, int BN, bool H, int FK = 0, int MS = 1, int W = kSlabWarps, int MIS = 0>
 __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T) == 2 ? (W > 8 ? 4 : 6) : 0) slab_kernel(const SlabJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
@@ -116,7 +119,7 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   static_assert(MIS != 2 || L == Layout::Row, "word copies: row-major B");
   static_assert(W == kSlabWarps || (sizeof(T) == 2 && L == Layout::Row), "other warp counts: 16-bit row-major only (no column-major C staging for them)");
   constexpr int kThreads = 32 * W;
-  constexpr bool flat = MIS == 1 && L == Layout::Col;  // column-major B tiles as flat runs (flat_issue16)
+  constexpr bool flat = MIS == 1 && L == Layout::Col;  // column-major B and C tiles as flat runs (words16.cuh)
   const SlabGeom<T> g(max_m, max_k, BN, row, MS, flat);
   T* As = reinterpret_cast<T*>(slab_smem);
   T* Bs = reinterpret_cast<T*>(slab_smem + g.b_off);
@@ -131,6 +134,9 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   const T* Bi = B + int64_t(c0) * nb;
   T* Ci = C + int64_t(job.row) * nb;  // row-major: the job's first row of C
   const int mx = job.mx;
+  // Flat kernels: C's column tile, all rows of C_i (a whole job), is one run too, gathered in the staging's place and
+  // stored with 16-byte stores after the last pair (flat_store16); a slice of rows keeps the per-warp staging.
+  const bool cflat = flat && job.r0 == 0 && m == mx;
   T* const Cc = C + (int64_t(job.row) - job.r0) * nb + job.r0;  // column-major: C_i[j mx + r0 + r] = Cc[j mx + r]
   // 16-byte copies where every address of the B_i tile is a multiple of 16 bytes (cudaMalloc'd base).
   const bool vecB = row ? nb % V == 0 : (k % V == 0 && (int64_t(c0) * nb) % V == 0);
@@ -331,6 +337,17 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
           store_row8<T, MIS>(Crow + (h ? int64_t(8) * nb : 0) + 8 * tq, w, vecC, c, wc);
         }
       } else if constexpr (sizeof(T) == 2) {
+        if (cflat) {  // into the block's C run: column c of the tile at c m (+ the run's offset)
+          T* Ct = reinterpret_cast<T*>(slab_smem + g.w_off) + flat_delta16(reinterpret_cast<const uint16_t*>(Cc + int64_t(j0) * mx));
+#pragma unroll
+          for (int j = 0; j < NT; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+              const int r = st * 16 + gq + (e >> 1) * 8, c = cw + j * 8 + 2 * tq + (e & 1);
+              if (r < m && c < wc) Ct[c * m + r] = narrow<T>(ac[j][e]);
+            }
+          continue;
+        }
         // 16-bit column-major: through the warp's staging (a column's 16 rows, 32 bytes), then two lanes a
         // column (rows 0-7 and 8-15), 16 columns a store: each store's lanes fill whole 32-byte sectors (a
         // lane a column, rows 0-7 then 8-15, wrote half sectors: twice the store requests at L2, ncu).
@@ -385,6 +402,12 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
           }
         }
       }
+    }
+  }
+  if constexpr (flat) {
+    if (cflat) {
+      __syncthreads();
+      flat_store16<kThreads>(Cc + int64_t(j0) * mx, reinterpret_cast<const T*>(slab_smem + g.w_off), wc * m, tid);
     }
   }
 #endif

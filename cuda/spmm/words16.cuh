@@ -4,10 +4,12 @@
 // bytes apart across the warp, used 5.4 bytes of each 32-byte sector a request and fetched every sector four times
 // through L1, ncu on batched-tile's MIS kernel. In batched-tile's kernels, whose copies run once a 32-row chunk inside
 // the tile loop, and for column-major B it cost more than it saved: docs/spmm-notes.md "words16".)
-// flat_issue16 / flat_unpack16: column-major B's column tile as one run (batched-slab's column-major MIS kernels).
+// flat_issue16 / flat_unpack16: column-major B's column tile as one run (batched-slab's column-major MIS kernels);
+// flat_store16: C's column tile back as one run.
 #pragma once
 #include <cstdint>
 #include "async_copy.cuh"
+#include "common.cuh"
 
 namespace spb {
 
@@ -120,6 +122,22 @@ __device__ __forceinline__ void flat_unpack16(uint16_t* dst, int bp, const uint1
       v.x = o[0], v.y = o[1], v.z = o[2], v.w = o[3];
       *reinterpret_cast<uint4*>(dst + j * bp + r) = v;
     }
+}
+
+// The run of n values that F (16-byte aligned) holds from F[delta] on, delta = flat_delta16(dst), stored to dst: a
+// 16-byte store (evict-first, store_c) for each vector of dst's 16-byte blocks that lies inside the run, the first and
+// last blocks' values one at a time. A column tile of a column-major C_i (all its rows) is one such run.
+template <int THREADS, typename T>
+__device__ __forceinline__ void flat_store16(T* dst, const T* F, int n, int tid) {
+  static_assert(sizeof(T) == 2, "16-bit values");
+  const int delta = flat_delta16(reinterpret_cast<const uint16_t*>(dst)), end = delta + n;
+  T* base = dst - delta;
+  for (int v = tid; v < (end + 7) >> 3; v += THREADS) {
+    const int lo = 8 * v;
+    if (lo >= delta && lo + 8 <= end) store_c(reinterpret_cast<uint4*>(base + lo), *reinterpret_cast<const uint4*>(F + lo));
+    else
+      for (int x = max(lo, delta); x < min(lo + 8, end); ++x) base[x] = F[x];
+  }
 }
 
 }  // namespace spb

@@ -280,7 +280,7 @@ int words16_case() {
   return bad != 0;
 }
 
-// flat_issue16 + flat_tail16, then flat_unpack16 (words16.cuh; batched-slab's column-major MIS 3 kernels), threaded (the
+// flat_issue16 + flat_tail16, then flat_unpack16 (words16.cuh; batched-slab's column-major MIS kernels), threaded (the
 // kernel's wait and barrier between them): runs of wc columns of k values from every source start mod 8, k odd and
 // even, below and past a vector, columns to a full and a partial tile; each column must end as its k values, then zeros
 // to kend, the columns from wc on and every other value of the buffer untouched. Source values are never 0 and the
@@ -315,6 +315,24 @@ int flat16_case() {
           }
         if (wrong && bad++ < 3) std::printf("  BAD flat16 offset %d k %d wc %d: %d values wrong\n", off, k, wc, wrong);
       }
+  // flat_store16: runs of n values (0, partial vectors, several vectors) to every destination start mod 8; the run
+  // must land exactly, every value around it untouched
+  for (int off = 0; off < 8; ++off)
+    for (int n : {0, 1, 5, 8, 9, 23, 94 * 3, 1000}) {
+      std::vector<uint16_t> F(size_t(n) + 32), out(size_t(n) + 48, 0xA5A5);
+      uint16_t* Fa = F.data() + (8 - (reinterpret_cast<uintptr_t>(F.data()) & 15u) / 2) % 8;
+      uint16_t* o = out.data() + (8 - (reinterpret_cast<uintptr_t>(out.data()) & 15u) / 2) % 8 + 8 + off;
+      const int delta = flat_delta16(o);
+      for (int i = 0; i < n; ++i) Fa[delta + i] = uint16_t(g() | 1u);
+      emu_launch(dim3(1), dim3(THREADS), false, [&] { flat_store16<THREADS>(o, Fa, n, int(threadIdx.x)); });
+      ++runs;
+      int wrong = 0;
+      for (size_t i = 0; i < out.size(); ++i) {
+        const std::ptrdiff_t at = out.data() + i - o;
+        wrong += out[i] != (at >= 0 && at < n ? Fa[delta + at] : 0xA5A5);
+      }
+      if (wrong && bad++ < 3) std::printf("  BAD flat_store16 offset %d n %d: %d values wrong\n", off, n, wrong);
+    }
   std::printf("flat16: %d runs, %d wrong\n", runs, bad);
   return bad != 0;
 }
