@@ -19,4 +19,4 @@ g++ -std=c++20 -O1 -pthread -I cuda/check/emu -w cuda/check/emu/spmm_emu.cpp -o 
 "$out/spmm_emu" | tail -1
 nvcc -std=c++17 -O1 -arch=sm_90 -DSPB_PLAN_CHECK cuda/check/plan_check.cu -o "$out/plan_check"
 node scripts/plan-cells.mjs reports/baselines/h100/spmm-wide.json reports/baselines/h100/paper-spmm.json | "$out/plan_check"
-"$out/plan_check" <cuda/check/plan_cells_measured.txt  # cells measured outside the suites (rule 9's 16-bit clause)
+"$out/plan_check" <cuda/check/plan_cells_measured.txt  # cells measured outside the suites (rule 9's 16-bit clause, rule 2's column-major 16-bit clause)
