@@ -5,5 +5,7 @@
 # that twice: docs/spmm-notes.md), so a short one is refused before any work.
 source .carry/node-env.sh
 commit=$(cat .commit 2>/dev/null)
-[[ -z $commit || $commit =~ ^[0-9a-f]{40}$ ]] || { echo "$(basename "$0"): .commit holds '$commit', not a full sha; write it with: git rev-parse HEAD > .commit" >&2; exit 2; }
+# A missing one is refused too: the logs of 509f577's GPU tests named the copied tree's older HEAD (f0523ba).
+[[ -n $commit ]] || { echo "$(basename "$0"): no .commit; write it with: git rev-parse HEAD > .commit, and carry it (git ignores it)" >&2; exit 2; }
+[[ $commit =~ ^[0-9a-f]{40}$ ]] || { echo "$(basename "$0"): .commit holds '$commit', not a full sha; write it with: git rev-parse HEAD > .commit" >&2; exit 2; }
 export SPBENCH_CACHE_DIR=/tmp/spbench-cache CI=1 SPBENCH_COMMIT=$commit
