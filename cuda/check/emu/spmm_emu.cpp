@@ -285,6 +285,8 @@ int words16_case() {
 // even, below and past a vector, columns to a full and a partial tile; each column must end as its k values, then zeros
 // to kend, the columns from wc on and every other value of the buffer untouched. Source values are never 0 and the
 // source vector ends at the run's last value.
+// The first 16-byte aligned value of v (the kernels' shared-memory buffers and runs start on 16 bytes).
+uint16_t* aligned16(std::vector<uint16_t>& v) { return v.data() + (8 - (reinterpret_cast<uintptr_t>(v.data()) & 15u) / 2) % 8; }
 int flat16_case() {
   std::mt19937 g(23);
   int runs = 0, bad = 0;
@@ -297,8 +299,8 @@ int flat16_case() {
         for (auto& x : glob) x = uint16_t(g() | 1u);
         const uint16_t* src = glob.data() + 8 + off;  // (std::vector's data: 16-byte aligned)
         std::vector<uint16_t> F(size_t(BN * k + 8 + 16) + 8, 0x5A5A), dst(size_t(BN) * bp + 16, 0xA5A5);
-        uint16_t* Fa = F.data() + (8 - (reinterpret_cast<uintptr_t>(F.data()) & 15u) / 2) % 8;
-        uint16_t* d = dst.data() + (8 - (reinterpret_cast<uintptr_t>(dst.data()) & 15u) / 2) % 8;
+        uint16_t* Fa = aligned16(F);
+        uint16_t* d = aligned16(dst);
         emu_launch(dim3(1), dim3(THREADS), true, [&] {
           const int tid = int(threadIdx.x);
           const Flat16 fl = flat_issue16<THREADS>(Fa, src, n, tid);
@@ -320,8 +322,8 @@ int flat16_case() {
   for (int off = 0; off < 8; ++off)
     for (int n : {0, 1, 5, 8, 9, 23, 94 * 3, 1000}) {
       std::vector<uint16_t> F(size_t(n) + 32), out(size_t(n) + 48, 0xA5A5);
-      uint16_t* Fa = F.data() + (8 - (reinterpret_cast<uintptr_t>(F.data()) & 15u) / 2) % 8;
-      uint16_t* o = out.data() + (8 - (reinterpret_cast<uintptr_t>(out.data()) & 15u) / 2) % 8 + 8 + off;
+      uint16_t* Fa = aligned16(F);
+      uint16_t* o = aligned16(out) + 8 + off;
       const int delta = flat_delta16(o);
       for (int i = 0; i < n; ++i) Fa[delta + i] = uint16_t(g() | 1u);
       emu_launch(dim3(1), dim3(THREADS), false, [&] { flat_store16<THREADS>(o, Fa, n, int(threadIdx.x)); });
