@@ -1095,16 +1095,28 @@ class Tile : public KernelMethod<T> {
 // (matrix, BN-column tile): A_i whole and the B tile in shared memory at once where the largest A_i and a
 // tile fit a block (slab_fits; the planner's rules take slab only there); else a block a (slice of R rows of
 // a matrix, BN-column tile), R the most 16-row strips that fit beside the tile (slab_plan).
-// 16-bit column-major batches off alignment (misaligned16): the MIS kernels move each B tile and C tile as one flat
-// run through shared memory that SlabGeom sizes (slab_kernel).
+// 16-bit batches off alignment (misaligned16) whose MIS kernels move each B tile and C tile as one flat run through
+// shared memory that SlabGeom sizes (slab_kernel): column-major, and row-major where one bn-column tile covers nb (MIS
+// 3). The values of a run's line (SlabGeom's fw), 0 for none.
+// Row-major runs against the MIS 1 / 2 kernels (H200, graph mode; docs/spmm-notes.md "row-major runs"): where rows are
+// only 2- or 4-byte aligned (nb % 4 != 0: MIS 2's word copies, C in 2- and 4-byte pieces) 0.99-1.85x as fast in the
+// 21 such cells (d64, nb 105: 24.6 against 45.7 us); where they are 8-byte aligned (nb % 4 == 0: MIS 1's 8-byte copies
+// and 4-byte C stores) the runs' fixed cost a block (the unpack pass, a barrier before C) showed: 1.00-1.51x in the
+// 15 cells whose B_i hold >= 2560 values (k nb; d96, nb 100: 18.1 against 26.1), 0.82-1.09x in the 22 below (d24, nb
+// 20: 34.2 against 28.2). Hence runs there only from k nb = 2560 (the batch's mean k). On a check set written after
+// the bound, the bound's pick was within 2 % of the better of the two in 18 of 22 cells and 6-9 % slower in four
+// (below the bound, where the runs won).
 template <typename T>
-inline bool slab_flat(const HostBatch<T>& h) {
-  return sizeof(T) == 2 && h.layout == Layout::Col && misaligned16(h);
+inline int slab_flat_w(const HostBatch<T>& h, int bn) {
+  if (sizeof(T) != 2 || !misaligned16(h)) return 0;
+  if (h.layout == Layout::Col) return bn;
+  if (h.nb > bn) return 0;
+  return h.nb % 4 != 0 || double(h.total_cols) / std::max(h.batch, 1) * h.nb >= 2560 ? h.nb : 0;
 }
 // ms: strips a warp's pair (slab_kernel's MS; SlabPlan::ms).
 template <typename T>
 inline SlabGeom<T> slab_geom(const HostBatch<T>& h, int bn, int rows = 0, int ms = 1) {
-  return SlabGeom<T>(rows ? rows : h.max_m, h.max_k, bn, h.layout == Layout::Row, ms, slab_flat(h));
+  return SlabGeom<T>(rows ? rows : h.max_m, h.max_k, bn, h.layout == Layout::Row, ms, slab_flat_w(h, bn));
 }
 // BN: the smallest of 32, 64, 128 that covers nb (128 past it), halved while a block's shared memory
 // would leave fewer than two blocks an SM (H200, f64 d80, nb 192: 115.9 us at 128 columns and one block
@@ -1316,11 +1328,14 @@ class Slab : public KernelMethod<T> {
     this->info_n["blocks_sm"] = res;
     this->info_n["misaligned16"] = mis_ ? 1 : 0;  // the MIS kernels (misaligned16)
     this->info_n["mis_words"] = mis_words() ? 1 : 0;  // of them, the ones that copy B's rows a word a lane (slab_kernel's MIS 2)
+    this->info_n["mis_runs"] = mis_runs() ? 1 : 0;    // of them, the ones that move B_i and C as runs (slab_kernel's MIS 3)
     this->info_s["math"] = tensor_math<T>();
     if (sizeof(T) == 4) this->info_n["small_terms_apart"] = small_terms_apart(h);
   }
-  // The MIS kernels that copy B's rows a word a lane: row-major with nb % 4 != 0 (see slab_kernel's MIS).
-  bool mis_words() const { return mis_ && this->h_->layout == Layout::Row && this->h_->nb % 4 != 0; }
+  // Row-major MIS kernels: B_i and C as flat runs (MIS 3) where one column tile covers nb; else B's rows a word a lane
+  // (MIS 2) where nb % 4 != 0 (see slab_kernel's MIS).
+  bool mis_runs() const { return mis_ && this->h_->layout == Layout::Row && slab_flat_w(*this->h_, bn_) > 0; }
+  bool mis_words() const { return mis_ && this->h_->layout == Layout::Row && !mis_runs() && this->h_->nb % 4 != 0; }
   // f32 whose largest k reaches slab_small_acc_k(): the kernel with the small terms apart (FK 1); what
   // with_kernel launches and what the result's info says.
   static bool small_terms_apart(const HostBatch<T>& h) { return sizeof(T) == 4 && h.max_k >= slab_small_acc_k(); }
@@ -1342,6 +1357,7 @@ class Slab : public KernelMethod<T> {
         };
         if constexpr (sizeof(T) == 2) {
           if constexpr (LL == Layout::Row) {
+            if (mis_runs()) return by_mis(std::integral_constant<int, 3>{});
             if (mis_words()) return by_mis(std::integral_constant<int, 2>{});
           }
           if (mis_) return by_mis(std::integral_constant<int, 1>{});

@@ -39,9 +39,10 @@ constexpr int kSlabTileMax = 1 << 16;  // values of a block's A tile: apos is 16
 // m rounded to 16-row strips), the B tile as kp rows x bpitch (row-major) or BN columns x bpitch
 // (column-major), then (16-bit column-major) each warp's 16 x 32 C staging. kp: the largest k rounded to
 // 16 (16-bit: ldmatrix reads k16 blocks) or 8. Pitches as batched-tile's (TileGeom): every fragment load
-// of a warp hits distinct banks, and rows start on 16 bytes (cp.async destinations). flat (16-bit column-major
-// MIS kernels): the staging's place holds the B tile's flat run (flat_issue16) until it is unpacked, then the C tile's
-// (flat_store16): bn x max(max_k, max_m) values and slack.
+// of a warp hits distinct banks, and rows start on 16 bytes (cp.async destinations). fw (flat MIS kernels: 16-bit
+// column-major, and row-major where one tile covers nb): the values of a run's line (bn column-major, nb row-major);
+// the staging's place holds the B tile's flat run (flat_issue16) until it is unpacked, then the C tile's
+// (flat_store16): fw x max(max_k, max_m) values and slack.
 template <typename T>
 struct SlabGeom {
   static constexpr int apad = sizeof(T) == 2 ? 8 : 4;
@@ -50,7 +51,7 @@ struct SlabGeom {
   int mp, kp, apitch, bpitch;
   size_t b_off, w_off, bytes;
   // ms: strips a warp's pair (slab_kernel's MS); A's rows are zero-padded to whole pairs of strips.
-  __host__ __device__ SlabGeom(int max_m, int max_k, int bn, bool row, int ms = 1, bool flat = false) {
+  __host__ __device__ SlabGeom(int max_m, int max_k, int bn, bool row, int ms = 1, int fw = 0) {
     const int kq = sizeof(T) == 2 ? 16 : sizeof(T) == 8 && SPB_F64_MMA_K > 8 ? SPB_F64_MMA_K : 8;  // a multiple of TileMma<T>::K
     mp = ((max_m < 1 ? 1 : max_m) + 16 * ms - 1) / (16 * ms) * (16 * ms);
     kp = ((max_k < 1 ? 1 : max_k) + kq - 1) / kq * kq;
@@ -61,7 +62,7 @@ struct SlabGeom {
     w_off = b_off + up(size_t(row ? kp : bn) * bpitch * sizeof(T));
     const size_t staging = sizeof(T) == 2 && !row ? size_t(kSlabWarps) * kSlabWN * wpitch * sizeof(T) : 0;  // (column-major kernels: kSlabWarps)
     const int runk = max_k > max_m ? max_k : max_m;  // a B tile's run, then a C tile's
-    const size_t run = flat ? up((size_t(bn) * (runk < 1 ? 1 : runk) + 8 + 16) * sizeof(T)) : 0;  // delta, the run, slack
+    const size_t run = fw ? up((size_t(fw) * (runk < 1 ? 1 : runk) + 8 + 16) * sizeof(T)) : 0;  // delta, the run, slack
     bytes = w_off + (run > staging ? run : staging);
   }
 };
@@ -103,6 +104,8 @@ struct alignas(16) SlabJob {
 // (words16.cuh): the B run alone was 0.97-1.16x as fast as per-column 4-byte copies and plain loads at odd starts
 // (geometric mean 1.04 on 33 cells); the C run then 1.15-2.54x as fast as C through the per-warp staging in 2- and
 // 4-byte stores (geometric mean 1.67 on 27 misaligned cells; H100, docs/spmm-notes.md "flat runs").
+// 3: row-major where one column tile covers nb (wc = nb): B_i's k rows and the job's m rows of C are each one run, moved
+// the same way (the MIS 1 / 2 row-major kernels store a lane's 8 values of C in 4-byte pieces).
 template <typename T, Layout L, int BN, bool H, int FK = 0, int MS = 1, int W = kSlabWarps, int MIS = 0>
 __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T) == 2 ? (W > 8 ? 4 : 6) : 0) slab_kernel(const SlabJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ val,
                                                             const T* __restrict__ B, T* __restrict__ C, int nb, int max_m, int max_k, int nct) {
@@ -119,8 +122,11 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   static_assert(MIS != 2 || L == Layout::Row, "word copies: row-major B");
   static_assert(W == kSlabWarps || (sizeof(T) == 2 && L == Layout::Row), "other warp counts: 16-bit row-major only (no column-major C staging for them)");
   constexpr int kThreads = 32 * W;
-  constexpr bool flat = MIS == 1 && L == Layout::Col;  // column-major B and C tiles as flat runs (words16.cuh)
-  const SlabGeom<T> g(max_m, max_k, BN, row, MS, flat);
+  static_assert(MIS != 3 || L == Layout::Row, "row-major runs");
+  // B and C tiles as flat runs (words16.cuh): column-major MIS 1; row-major MIS 3, where the host makes one column
+  // tile cover nb (B_i's k rows and a job's m rows of C_i are then each one run of nb-value lines).
+  constexpr bool flat = (MIS == 1 && L == Layout::Col) || MIS == 3;
+  const SlabGeom<T> g(max_m, max_k, BN, row, MS, flat ? BN : 0);  // (the kernel reads only offsets, not the run's size)
   T* As = reinterpret_cast<T*>(slab_smem);
   T* Bs = reinterpret_cast<T*>(slab_smem + g.b_off);
   const int ap = g.apitch, bp = g.bpitch;
@@ -136,7 +142,7 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   const int mx = job.mx;
   // Flat kernels: C's column tile, all rows of C_i (a whole job), is one run too, gathered in the staging's place and
   // stored with 16-byte stores after the last pair (flat_store16); a slice of rows keeps the per-warp staging.
-  const bool cflat = flat && job.r0 == 0 && m == mx;
+  const bool cflat = flat && (row || (job.r0 == 0 && m == mx));
   T* const Cc = C + (int64_t(job.row) - job.r0) * nb + job.r0;  // column-major: C_i[j mx + r0 + r] = Cc[j mx + r]
   // 16-byte copies where every address of the B_i tile is a multiple of 16 bytes (cudaMalloc'd base).
   const bool vecB = row ? nb % V == 0 : (k % V == 0 && (int64_t(c0) * nb) % V == 0);
@@ -153,7 +159,12 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
     int r = tid / per_row;
     T* d = Bs + r * bp + j;
     const T* src = Bi + int64_t(r) * nb + j0 + j;
-    if constexpr (MIS == 2) {
+    if constexpr (MIS == 3) {
+      // The tile is all of B_i (wc = nb): one run of k nb values, unpacked into the tile's rows after the wait.
+      fl = flat_issue16<kThreads>(reinterpret_cast<uint16_t*>(slab_smem + g.w_off), reinterpret_cast<const uint16_t*>(Bi), k * nb, tid);
+      for (int e = k * bp / V + tid; e < kend * bp / V; e += kThreads) reinterpret_cast<VecT<T, V>*>(Bs)[e] = VecT<T, V>{};
+      r = kend;  // the loops below have nothing left
+    } else if constexpr (MIS == 2) {
       // Rows only 2- or 4-byte aligned (nb % 4 != 0): a word a lane (words16.cuh), LG rows a call (4 passes of the
       // block), the tile's columns to wc (rounded to a word).
       constexpr int LG = kThreads / (BN / 2 < 32 ? BN / 2 : 32) * 4;
@@ -230,9 +241,13 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   if (flat && !vecB) flat_tail16(reinterpret_cast<uint16_t*>(slab_smem + g.w_off), fl);
   cp_async_wait<0>();
   __syncthreads();
-  if (flat && !vecB) {  // the run into the tile's padded columns; the staging's place is free again after the barrier
-    flat_unpack16<kThreads, 16>(reinterpret_cast<uint16_t*>(Bs), bp, reinterpret_cast<const uint16_t*>(slab_smem + g.w_off),
-                                flat_delta16(reinterpret_cast<const uint16_t*>(Bi + int64_t(j0) * k)), k, kend, wc, tid);
+  if (flat && !vecB) {  // the run into the tile's padded columns (rows); the staging's place is free again after the barrier
+    if constexpr (row)  // k lines of nb values, each zero-padded to a whole vector
+      flat_unpack16<kThreads, BN / 8>(reinterpret_cast<uint16_t*>(Bs), bp, reinterpret_cast<const uint16_t*>(slab_smem + g.w_off),
+                                      flat_delta16(reinterpret_cast<const uint16_t*>(Bi)), nb, (nb + 7) & ~7, k, tid);
+    else
+      flat_unpack16<kThreads, 16>(reinterpret_cast<uint16_t*>(Bs), bp, reinterpret_cast<const uint16_t*>(slab_smem + g.w_off),
+                                  flat_delta16(reinterpret_cast<const uint16_t*>(Bi + int64_t(j0) * k)), k, kend, wc, tid);
     __syncthreads();
   }
 
@@ -322,7 +337,16 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
       if (st * 16 >= m) break;    // a pair's padding strip (uniform over the warp)
       const A_t (&ac)[NT][4] = acc[u];
       T* const Crow = row && H ? Ci + int64_t(st * 16 + gq) * nb + j0 + cw : nullptr;  // row-major: the lane's row g of the strip
-      if constexpr (sizeof(T) == 2 && row) {
+      if constexpr (sizeof(T) == 2 && row && flat) {  // into the block's C run: row r of the job at r nb (+ the run's offset)
+        T* Ct = reinterpret_cast<T*>(slab_smem + g.w_off) + flat_delta16(reinterpret_cast<const uint16_t*>(Ci));
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int r = st * 16 + gq + (e >> 1) * 8, c = cw + j * 8 + 2 * tq + (e & 1);
+            if (r < m && c < wc) Ct[r * nb + c] = narrow<T>(ac[j][e]);
+          }
+      } else if constexpr (sizeof(T) == 2 && row) {
         // 16-bit row-major: after a quad transpose lane tq holds n8 tile tq of its rows, 8 columns: one
         // 16-byte store (batched-tile's path).
         const int c = cw + 8 * tq;
@@ -407,7 +431,7 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   if constexpr (flat) {
     if (cflat) {
       __syncthreads();
-      flat_store16<kThreads>(Cc + int64_t(j0) * mx, reinterpret_cast<const T*>(slab_smem + g.w_off), wc * m, tid);
+      flat_store16<kThreads>(row ? Ci : Cc + int64_t(j0) * mx, reinterpret_cast<const T*>(slab_smem + g.w_off), wc * m, tid);
     }
   }
 #endif

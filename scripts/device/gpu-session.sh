@@ -105,12 +105,15 @@ tests_phase() {
   into=sanitizers step san-spmm-tile-split-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/p7.spb --nb 8,40 --precision f32 --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-split-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/p7.spb --nb 8,40 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-split-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/p7.spb --nb 8 --precision f64 --methods batched-tile --mode kernel --warmup 0 --samples 1
-  # 16-bit B / C off 16-byte alignment: batched-tile's and batched-slab's MIS kernels (mis: m_i, k_i of 33-101, odd ones among them; row-major nB 17 / 70: slab's word copies, 36: its 16-byte vectors)
+  # 16-bit B / C off 16-byte alignment: batched-tile's and batched-slab's MIS kernels (mis: m_i, k_i of 33-101, odd ones among them; row-major nB 17 / 36 / 70: slab's B and C runs, 131: its word copies, 132: its 16-byte vectors)
   sb gen --batch 6 --dim 33:101 --nnz-row 1:30 --seed 41 -o /tmp/mis.spb >/dev/null
   into=sanitizers step san-spmm-mis-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/mis.spb --nb 17,70 --precision f16 --layout col --methods batched-tile,batched-slab --mode kernel --warmup 0 --samples 1
-  into=sanitizers step san-spmm-mis-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/mis.spb --nb 17,36,70 --precision bf16 --methods batched-tile,batched-slab --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-mis-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/mis.spb --nb 17,36,70,131,132 --precision bf16 --methods batched-tile,batched-slab --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-mis-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/mis.spb --nb 70 --precision f16 --layout col --methods batched-tile,batched-slab --mode kernel --warmup 0 --samples 1
-  into=sanitizers step san-spmm-mis-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/mis.spb --nb 17,36 --precision bf16 --methods batched-tile,batched-slab --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-mis-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/mis.spb --nb 17,36,131 --precision bf16 --methods batched-tile,batched-slab --mode kernel --warmup 0 --samples 1
+  # batched-slab's row-major runs with slices of rows (wide: A_i of 100-400 columns)
+  into=sanitizers step san-spmm-slab-runs-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 9,100 --precision f16 --methods batched-slab --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slab-runs-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 100 --precision bf16 --methods batched-slab --mode kernel --warmup 0 --samples 1
   # batched-slab's 16-bit positions at their edge: 64-row slices of 16-bit A_i of 1000 columns (places up to 65023)
   sb gen --batch 6 --dim 1000 --nnz-row 3 --seed 31 -o /tmp/k1000.spb >/dev/null
   into=sanitizers step san-spmm-slab-apos16-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/k1000.spb --nb 9,40 --precision f16 --methods batched-slab --mode kernel --warmup 0 --samples 1
