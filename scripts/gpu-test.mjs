@@ -153,10 +153,10 @@ function cases(inp, backend) {
     // not): batched-tile's and batched-slab's MIS kernels (4-byte asynchronous copies, word stores), and aligned
     // batches still on the other kernels
     ...['tile', 'slab'].flatMap((m) => ['row', 'col'].map((layout) => ({ op: 'spmm', name: `f16/bf16 off 16-byte alignment, batched-${m}'s MIS kernels, ${layout}-major`, expect: { method: `batched-${m}`, info: 'misaligned16', value: 1 }, args: ['--batch', '30', '--dim', layout === 'col' ? '33:101' : '40:101', '--nnz-row', '2:30', '--nb', layout === 'col' ? '8,40,130' : '9,42,130', '--layout', layout, ...half, ...(backend === 'cpu' ? [] : ['--methods', `batched-${m}`]), ...spmmT] }))),
-    // batched-slab's row-major MIS kernels by nB: one column tile covering nB, B_i and C as flat runs (MIS 3, also with
-    // slices of rows: dims to 300); past it, rows only 2- or 4-byte aligned (nB % 4 != 0) copied a word a lane, 8-byte
-    // aligned ones as 16-byte vectors
-    { op: 'spmm', name: "f16/bf16 row-major nB 1,9,42,100,127, dims 18:300: batched-slab's MIS kernels with B and C as runs", expect: { method: 'batched-slab', info: 'mis_runs', value: 1 }, args: ['--batch', '30', '--dim', '18:300', '--nnz-row', '1:18', '--nb', '1,9,42,100,127', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-slab']), ...spmmT] },
+    // batched-slab's row-major MIS kernels by nB: one column tile covering nB, B_i and C as flat runs (MIS 3; whole A_i,
+    // and slices of rows, whose plan takes 32-column tiles); past it, rows only 2- or 4-byte aligned (nB % 4 != 0)
+    // copied a word a lane, 8-byte aligned ones as 16-byte vectors
+    ...[['18:120', '1,9,42,100,127'], ['150:300', '9,17']].map(([dim, nb]) => ({ op: 'spmm', name: `f16/bf16 row-major nB ${nb}, dims ${dim}: batched-slab's MIS kernels with B and C as runs`, expect: { method: 'batched-slab', info: 'mis_runs', value: 1 }, args: ['--batch', '30', '--dim', dim, '--nnz-row', '1:18', '--nb', nb, ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-slab']), ...spmmT] })),
     ...[['131,150', 1], ['132,140', 0]].map(([nb, words]) => ({ op: 'spmm', name: `f16/bf16 row-major nB ${nb}: batched-slab's MIS kernels ${words ? 'with word copies' : 'of 16-byte vectors'}`, expect: { method: 'batched-slab', info: 'mis_words', value: words }, args: ['--batch', '30', '--dim', '20:90', '--nnz-row', '2:18', '--nb', nb, ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-slab']), ...spmmT] })),
     // the planner's rule 2 (second clause): column-major 16-bit off alignment with nb >= 16 to batched-slab's flat runs
     { op: 'spmm', name: 'f16/bf16 dims 33:101, column-major, nB 20/48: auto takes batched-slab (flat B and C runs)', expect: { method: 'auto', info: 'choice', value: 'batched-slab' }, args: ['--batch', '40', '--dim', '33:101', '--nnz-row', '5:30', '--nb', '20,48', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'auto,batched-slab']), ...spmmT] },
