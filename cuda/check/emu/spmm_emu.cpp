@@ -280,42 +280,62 @@ int words16_case() {
   return bad != 0;
 }
 
-// flat_issue16 + flat_tail16, then flat_unpack16 (words16.cuh; batched-slab's column-major MIS kernels), threaded (the
-// kernel's wait and barrier between them): runs of wc columns of k values from every source start mod 8, k odd and
-// even, below and past a vector, columns to a full and a partial tile; each column must end as its k values, then zeros
-// to kend, the columns from wc on and every other value of the buffer untouched. Source values are never 0 and the
-// source vector ends at the run's last value.
+// flat_issue16 + flat_tail16, then flat_unpack16 (words16.cuh; batched-slab's MIS kernels), threaded (the kernel's
+// wait and barrier between them): a run of `lines` lines of len values each from source start mod 8 `off`, unpacked
+// into lines of pitch bp (of `most` lines) padded with zeros to pad; each line must end as its len values, then zeros
+// to pad, the lines from `lines` on and every other value of the buffer untouched. Source values are never 0 and the
+// source vector ends at the run's last value. Returns the values wrong.
 // The first 16-byte aligned value of v (the kernels' shared-memory buffers and runs start on 16 bytes).
 uint16_t* aligned16(std::vector<uint16_t>& v) { return v.data() + (8 - (reinterpret_cast<uintptr_t>(v.data()) & 15u) / 2) % 8; }
+template <int THREADS, int TPC>
+int flat16_unpack_run(std::mt19937& g, int off, int len, int pad, int lines, int most, int bp) {
+  const int n = lines * len;
+  std::vector<uint16_t> glob(size_t(8 + off + n));
+  for (auto& x : glob) x = uint16_t(g() | 1u);
+  const uint16_t* src = glob.data() + 8 + off;  // (std::vector's data: 16-byte aligned)
+  std::vector<uint16_t> F(size_t(most * len + 8 + 16) + 8, 0x5A5A), dst(size_t(most) * bp + 16, 0xA5A5);
+  uint16_t* Fa = aligned16(F);
+  uint16_t* d = aligned16(dst);
+  emu_launch(dim3(1), dim3(THREADS), true, [&] {
+    const int tid = int(threadIdx.x);
+    const Flat16 fl = flat_issue16<THREADS>(Fa, src, n, tid);
+    flat_tail16(Fa, fl);
+    __syncthreads();
+    flat_unpack16<THREADS, TPC>(d, bp, Fa, flat_delta16(src), len, pad, lines, tid);
+  });
+  int wrong = 0;
+  for (int j = 0; j < most; ++j)
+    for (int r = 0; r < bp; ++r) {
+      const uint16_t want = j >= lines || r >= pad ? 0xA5A5 : r < len ? src[size_t(j) * len + r] : 0;
+      wrong += d[size_t(j) * bp + r] != want;
+    }
+  return wrong;
+}
 int flat16_case() {
   std::mt19937 g(23);
   int runs = 0, bad = 0;
-  constexpr int THREADS = 256, BN = 32, TPC = 16;
+  // Column-major B tiles: wc columns of k values, padded to kend (16 threads a column, 8 warps).
+  constexpr int THREADS = 256, BN = 32;
   for (int off = 0; off < 8; ++off)
     for (int k : {1, 2, 7, 8, 9, 15, 33, 94, 109, 128})
       for (int wc : {1, 5, BN}) {
-        const int kend = (k + 15) / 16 * 16, bp = kend + 8, n = wc * k;
-        std::vector<uint16_t> glob(size_t(8 + off + n));
-        for (auto& x : glob) x = uint16_t(g() | 1u);
-        const uint16_t* src = glob.data() + 8 + off;  // (std::vector's data: 16-byte aligned)
-        std::vector<uint16_t> F(size_t(BN * k + 8 + 16) + 8, 0x5A5A), dst(size_t(BN) * bp + 16, 0xA5A5);
-        uint16_t* Fa = aligned16(F);
-        uint16_t* d = aligned16(dst);
-        emu_launch(dim3(1), dim3(THREADS), true, [&] {
-          const int tid = int(threadIdx.x);
-          const Flat16 fl = flat_issue16<THREADS>(Fa, src, n, tid);
-          flat_tail16(Fa, fl);
-          __syncthreads();
-          flat_unpack16<THREADS, TPC>(d, bp, Fa, flat_delta16(src), k, kend, wc, tid);
-        });
+        const int kend = (k + 15) / 16 * 16;
+        const int wrong = flat16_unpack_run<THREADS, 16>(g, off, k, kend, wc, BN, kend + 8);
         ++runs;
-        int wrong = 0;
-        for (int j = 0; j < BN; ++j)
-          for (int r = 0; r < bp; ++r) {
-            const uint16_t want = j >= wc || r >= kend ? 0xA5A5 : r < k ? src[size_t(j) * k + r] : 0;
-            wrong += d[size_t(j) * bp + r] != want;
-          }
         if (wrong && bad++ < 3) std::printf("  BAD flat16 offset %d k %d wc %d: %d values wrong\n", off, k, wc, wrong);
+      }
+  // Row-major B_i (slab_kernel's MIS 3): k rows of nb values (nb <= the tile's BN columns, not a multiple of 8), padded
+  // to a whole vector, pitch BN + 8, BN / 8 threads a row; 8 and 12 warps.
+  for (int off = 0; off < 8; ++off)
+    for (int nb : {1, 3, 6, 12, 17, 30, 42, 63, 78, 100, 127})
+      for (int k : {1, 5, 16, 47}) {
+        const int pad = (nb + 7) & ~7;
+        int wrong = 0;
+        if (nb <= 32) wrong += flat16_unpack_run<256, 4>(g, off, nb, pad, k, 48, 40) + flat16_unpack_run<384, 4>(g, off, nb, pad, k, 48, 40);
+        if (nb <= 64) wrong += flat16_unpack_run<256, 8>(g, off, nb, pad, k, 48, 72) + flat16_unpack_run<384, 8>(g, off, nb, pad, k, 48, 72);
+        wrong += flat16_unpack_run<256, 16>(g, off, nb, pad, k, 48, 136) + flat16_unpack_run<384, 16>(g, off, nb, pad, k, 48, 136);
+        runs += nb <= 32 ? 6 : nb <= 64 ? 4 : 2;
+        if (wrong && bad++ < 3) std::printf("  BAD flat16 rows offset %d nb %d k %d: %d values wrong\n", off, nb, k, wrong);
       }
   // flat_store16: runs of n values (0, partial vectors, several vectors) to every destination start mod 8; the run
   // must land exactly, every value around it untouched
