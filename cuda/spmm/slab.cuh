@@ -144,6 +144,7 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   // stored with 16-byte stores after the last pair (flat_store16); a slice of rows keeps the per-warp staging.
   const bool cflat = flat && (row || (job.r0 == 0 && m == mx));
   T* const Cc = C + (int64_t(job.row) - job.r0) * nb + job.r0;  // column-major: C_i[j mx + r0 + r] = Cc[j mx + r]
+  T* const Crun = row ? Ci : Cc + int64_t(j0) * mx;  // (cflat) where the C run starts in global memory
   // 16-byte copies where every address of the B_i tile is a multiple of 16 bytes (cudaMalloc'd base).
   const bool vecB = row ? nb % V == 0 : (k % V == 0 && (int64_t(c0) * nb) % V == 0);
 
@@ -337,16 +338,20 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
       if (st * 16 >= m) break;    // a pair's padding strip (uniform over the warp)
       const A_t (&ac)[NT][4] = acc[u];
       T* const Crow = row && H ? Ci + int64_t(st * 16 + gq) * nb + j0 + cw : nullptr;  // row-major: the lane's row g of the strip
-      if constexpr (sizeof(T) == 2 && row && flat) {  // into the block's C run: row r of the job at r nb (+ the run's offset)
-        T* Ct = reinterpret_cast<T*>(slab_smem + g.w_off) + flat_delta16(reinterpret_cast<const uint16_t*>(Ci));
+      if constexpr (flat) {
+        if (cflat) {  // into the block's C run (+ its offset): row r of the job at r nb, column c of the tile at c m
+          T* Ct = reinterpret_cast<T*>(slab_smem + g.w_off) + flat_delta16(reinterpret_cast<const uint16_t*>(Crun));
 #pragma unroll
-        for (int j = 0; j < NT; ++j)
+          for (int j = 0; j < NT; ++j)
 #pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const int r = st * 16 + gq + (e >> 1) * 8, c = cw + j * 8 + 2 * tq + (e & 1);
-            if (r < m && c < wc) Ct[r * nb + c] = narrow<T>(ac[j][e]);
-          }
-      } else if constexpr (sizeof(T) == 2 && row) {
+            for (int e = 0; e < 4; ++e) {
+              const int r = st * 16 + gq + (e >> 1) * 8, c = cw + j * 8 + 2 * tq + (e & 1);
+              if (r < m && c < wc) Ct[row ? r * nb + c : c * m + r] = narrow<T>(ac[j][e]);
+            }
+          continue;
+        }
+      }
+      if constexpr (sizeof(T) == 2 && row) {
         // 16-bit row-major: after a quad transpose lane tq holds n8 tile tq of its rows, 8 columns: one
         // 16-byte store (batched-tile's path).
         const int c = cw + 8 * tq;
@@ -361,17 +366,6 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
           store_row8<T, MIS>(Crow + (h ? int64_t(8) * nb : 0) + 8 * tq, w, vecC, c, wc);
         }
       } else if constexpr (sizeof(T) == 2) {
-        if (cflat) {  // into the block's C run: column c of the tile at c m (+ the run's offset)
-          T* Ct = reinterpret_cast<T*>(slab_smem + g.w_off) + flat_delta16(reinterpret_cast<const uint16_t*>(Cc + int64_t(j0) * mx));
-#pragma unroll
-          for (int j = 0; j < NT; ++j)
-#pragma unroll
-            for (int e = 0; e < 4; ++e) {
-              const int r = st * 16 + gq + (e >> 1) * 8, c = cw + j * 8 + 2 * tq + (e & 1);
-              if (r < m && c < wc) Ct[c * m + r] = narrow<T>(ac[j][e]);
-            }
-          continue;
-        }
         // 16-bit column-major: through the warp's staging (a column's 16 rows, 32 bytes), then two lanes a
         // column (rows 0-7 and 8-15), 16 columns a store: each store's lanes fill whole 32-byte sectors (a
         // lane a column, rows 0-7 then 8-15, wrote half sectors: twice the store requests at L2, ncu).
@@ -431,7 +425,7 @@ __global__ void __launch_bounds__(32 * W, MS == 2 ? (FK == 1 ? 2 : 3) : sizeof(T
   if constexpr (flat) {
     if (cflat) {
       __syncthreads();
-      flat_store16<kThreads>(row ? Ci : Cc + int64_t(j0) * mx, reinterpret_cast<const T*>(slab_smem + g.w_off), wc * m, tid);
+      flat_store16<kThreads>(Crun, reinterpret_cast<const T*>(slab_smem + g.w_off), wc * m, tid);
     }
   }
 #endif
