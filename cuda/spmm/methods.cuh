@@ -1563,13 +1563,17 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
                                  ": a row's nonzeros split over lanes, summed by shuffles" + why};
   // batched-slab in slices (rule 2): A_i wider than one of batched-tile's panels (k > 128), density >= 1/4,
   // nb > 8 (rule 1 first), slices of >= 32 rows (each slice stages the B tile again), and nb <= 16, or
-  // 16-bit with nb <= 64, at two blocks an SM, or else its blocks (slices x column tiles) within one wave
+  // 16-bit, at two blocks an SM, or else its blocks (slices x column tiles) within one wave
   // (unseen-sweep's batch 8 of d768, nb 16, one block an SM and 1.45 waves: 26.3 against batched-mma's
   // 18.0; fixed after the measurement, rule 12 takes it). Measured (H100, graph mode;
   // docs/spmm-notes.md "batched-slab: slices of rows", 71 cells of d192-d1024): nb 16, both layouts,
   // 0.55-0.94x our best other kernel's time (batch 100 of d256, 128 a row: 17.1 against batched-mma's 22.8);
   // past nb 16 it won where its grid was within a wave (batch 10 of d256, nb 64: 9.4 against 10.6) and
-  // lost by up to 1.6x past it (batch 20 of d384, nb 64: 25.9 against csr-flat's 16.1); slices of 16
+  // lost by up to 1.6x past it (batch 20 of d384, nb 64: 25.9 against csr-flat's 16.1); 16-bit past nb 64
+  // (H200, docs/spmm-notes.md "Rule 2 without its 16-bit bound": 12 row-major cells, k 144-400, batch 40-250: slab
+  // our best in all 12, where a bound at nb 64 left csr-flat at 2.1-5.0x its time in 9; a check set of 20 written
+  // before the run, batch 10-400, both layouts: `auto` 1.51x as fast (geometric mean), within 10 % of our best in 18,
+  // 5 with the bound); slices of 16
   // rows (d1024: B tiles of 1024 rows) took 2-9x.
   if (tensor && h.max_k > kTilePanel && density >= 0.25 && h.nb > 8) {
     const SlabPlan sp = slab_plan(h, dev);
@@ -1577,12 +1581,12 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
       const size_t bytes = slab_geom(h, sp.bn, sp.rows, sp.ms).bytes + 1024;
       const int64_t per_sm = std::max<int64_t>(1, std::min<int64_t>(dev.max_threads_sm / (32 * sp.warps), int64_t(dev.smem_sm / bytes)));
       const int64_t blocks = slab_blocks(h, sp), wave = per_sm * dev.sms;
-      if ((per_sm >= 2 && (h.nb <= 16 || (half && h.nb <= 64))) || blocks <= wave) {
+      if ((per_sm >= 2 && (h.nb <= 16 || half)) || blocks <= wave) {
         char w[160];
         if (!sp.sliced) std::snprintf(w, sizeof w, "whole A_i a block (%lld blocks, a wave %lld)", (long long)blocks, (long long)wave);
         else std::snprintf(w, sizeof w, "%d-row slices (%lld blocks, a wave %lld)", sp.rows, (long long)blocks, (long long)wave);
         return {"batched-slab", std::string("k > 128, density >= 1/4, nb > 8, slices of >= 32 rows, and ") +
-                                    (blocks <= wave ? "its blocks within one wave" : h.nb <= 16 ? "nb <= 16 at two blocks an SM" : "16-bit, nb <= 64 at two blocks an SM") + ", " + w +
+                                    (blocks <= wave ? "its blocks within one wave" : h.nb <= 16 ? "nb <= 16 at two blocks an SM" : "16-bit at two blocks an SM") + ", " + w +
                                     ": slices of A_i dense times a B_i column tile, tensor cores" + why};
       }
     }
@@ -1728,7 +1732,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
   return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads; not column-major where k > 128, density >= 3/8, nb >= 4 and batched-tile's panels make two blocks an SM or more (row jobs x column tiles x k splits): rule 4", "batched-split"},
-          {"2", "k > 128 (largest A_i), density >= 1/4, nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: <= 64) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
+          {"2", "k > 128 (largest A_i), density >= 1/4, nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
           {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 6)", "batched-tile"},
           {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
           {"5", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
