@@ -791,8 +791,8 @@ inline bool tile_mp_old() {
   return e && std::string(e) == "old";
 }
 template <typename T>
-inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm, int warps = kTileWarps) {
-  return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_k<T>(h.max_k), warps);
+inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm, int warps = kTileWarps, int ms = 1) {
+  return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_k<T>(h.max_k), warps, ms);
 }
 template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm) {
@@ -881,6 +881,27 @@ inline int tile_split(const HostBatch<T>& h, int64_t blocks, int64_t wave) {
   return 1;
 }
 
+// 16-row strips a warp (tile_kernel's MS), and the job height with them: 2 strips in 64-row jobs (a warp's tile 32 x 32,
+// a block's 64 x 64) for 16-bit batches whose B and C are 16-byte aligned (not MIS), with k >= 96 (the k loop, which
+// the second strip makes cheaper a product, outweighs the fill and the store), nb >= 64 (a block's columns), A_i of
+// >= 64 rows, and >= 2 blocks an SM (jobs x 64-column tiles); else 1 (bm as tile_rows_for). Measured (H200, graph mode,
+// docs/spmm-notes.md "batched-tile: two strips a warp"): on the 26 such cells of three sets 0.98-1.52x as fast (geometric
+// mean 1.17); on the 29 others they won in 6 (up to 1.16x) and lost down to 0.63x (column-major d32-d120 at nb 8-48,
+// where a block's 64 columns idle), 0.88-0.93x below the grid bound (batch 10-20 of d256); four strips (64 x 32 a
+// warp) were fastest in 5 of the 55 and took up to 2.7x the time elsewhere.
+// $SPB_SPMM_TILE_MS (1 or 2) forces it where 16-bit and aligned (development A/Bs).
+template <typename T>
+inline int tile_strips_for(const HostBatch<T>& h, const DeviceInfo& dev, int& bm) {
+  if (sizeof(T) != 2 || misaligned16(h) || bm < 32 || tile_geom(h, 64, kTileWarps, 2).bytes > dev.budget_one()) return 1;
+  bool two = h.max_k >= 96 && h.nb >= 64 && h.max_m >= 64 && tile_jobs(h, 64) * ceil_div(h.nb, 64) >= 2 * int64_t(dev.sms);
+  if (const char* e = std::getenv("SPB_SPMM_TILE_MS")) {
+    const int ms = std::atoi(e);
+    if (ms == 1 || ms == 2) two = ms == 2;
+  }
+  if (two) bm = 64;
+  return two ? 2 : 1;
+}
+
 template <typename T>
 class Tile : public KernelMethod<T> {
  public:
@@ -916,8 +937,9 @@ class Tile : public KernelMethod<T> {
     }
     warps_ = tile_warps_for(h, dev, bm_);
     mis_ = misaligned16(h);
+    ms_ = tile_strips_for(h, dev, bm_);  // (may make bm_ 64)
     const int64_t njobs = tile_jobs(h, bm_);
-    const TileGeom<T> g = tile_geom(h, bm_, warps_);
+    const TileGeom<T> g = tile_geom(h, bm_, warps_, ms_);
     mp_ = h.max_k > kTilePanel;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     if (!mp_) {  // one panel: CSR order, apos (16 bits: at most 64 x (kTilePanel + 8) places)
@@ -1007,7 +1029,7 @@ class Tile : public KernelMethod<T> {
     }
     if (split_ > 1) {
       const size_t tiles = size_t(njobs) * size_t(nct_);
-      part_ = this->mem.template alloc<acc_t<T>>(tiles * size_t(split_) * kTileThreads * (kTileWN / 8) * 4);
+      part_ = this->mem.template alloc<acc_t<T>>(tiles * size_t(split_) * kTileThreads * ms_ * (kTileWN / 8) * 4);
       arrivals_ = this->mem.template alloc<int>(tiles);
       narrivals_ = tiles;
     }
@@ -1015,6 +1037,7 @@ class Tile : public KernelMethod<T> {
     if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-tile: more blocks than one grid holds");
     this->info_n["tile_rows"] = bm_;
     this->info_n["warps"] = warps_;
+    this->info_n["strips_a_warp"] = ms_;
     this->info_n["a_panels"] = ceil_div(std::max(h.max_k, 1), kTilePanel);
     this->info_s["a_fill"] = !mp_ ? "loads, one panel" : "groups of 8 places and values, a panel at a time";
     this->info_n["tile_cols"] = g.BN;
@@ -1040,6 +1063,10 @@ class Tile : public KernelMethod<T> {
             constexpr int W = decltype(Wc)::value;
             auto by_mis = [&](auto Xc) {
               constexpr bool X = decltype(Xc)::value;
+              // Two strips a warp in 64-row jobs (tile_strips_for): 16-bit, aligned, 4 warps.
+              if constexpr (sizeof(T) == 2 && !X && W == kTileWarps) {
+                if (ms_ == 2) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2>);
+              }
               if (bm_ == 16) f(tile_kernel<T, LL, 16, M, KC, W, X>);
               else if (bm_ == 32) f(tile_kernel<T, LL, 32, M, KC, W, X>);
               else f(tile_kernel<T, LL, 64, M, KC, W, X>);
@@ -1086,7 +1113,7 @@ class Tile : public KernelMethod<T> {
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
   int* arrivals_ = nullptr;
   size_t narrivals_ = 0;
-  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps;
+  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1;
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };

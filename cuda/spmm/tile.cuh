@@ -75,9 +75,9 @@ struct TileGeom {
   int BN, apitch, bpitch, cpitch;
   size_t b_off, c_off, stage, bytes;
   // kc: rows a chunk, tile_k(kmax) (the kernels pass their KC, so that their geometry folds to constants);
-  // warps: a block's (tile_kernel's W).
-  __host__ __device__ TileGeom(int bm, int kmax, bool row, int kc, int warps = kTileWarps) {
-    BN = kTileWN * warps / (bm / 16);
+  // warps: a block's (tile_kernel's W); ms: 16-row strips a warp (tile_kernel's MS).
+  __host__ __device__ TileGeom(int bm, int kmax, bool row, int kc, int warps = kTileWarps, int ms = 1) {
+    BN = kTileWN * warps / (bm / (16 * ms));
     const int kw = kmax < 1 ? 1 : kmax > kTilePanel ? kTilePanel : kmax;
     const int kp = (kw + kc - 1) / kc * kc;
     apitch = kp + apad;
@@ -360,8 +360,10 @@ struct alignas(16) TileJob {
 // aligned) and C's partial vectors in words, in kernels of their own, so that the aligned kernels' code and
 // registers stay as they were (the same code in one kernel moved their registers by up to 10 and slowed
 // column-major f16 d64 nB 256 1.09x; docs/spmm-notes.md, "misaligned B and C").
-template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false>
-__global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::Row && BM >= 32 ? 8 : 0) : BM >= 32 ? (sizeof(T) == 8 ? 4 : 5) : 0)
+// MS: 16-row strips a warp (16-bit only): a warp's tile is 16 MS x 32, so that each B fragment serves MS A fragments
+// (a k step of MS x 4 products against MS + 2 fragment loads) and a block's columns grow to 32 x W / (BM / 16 MS).
+template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false, int MS = 1>
+__global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (sizeof(T) == 4 && L == Layout::Row && BM >= 32 ? 8 : 0) : BM >= 32 ? (sizeof(T) == 8 ? 4 : 5) : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ aval, const int* __restrict__ qoff,
                 const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per,
                 int ksplit, acc_t<T>* __restrict__ part, int* __restrict__ arrivals) {
@@ -374,11 +376,12 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
   static_assert(W == kTileWarps || (sizeof(T) == 8 && !MP), "other warp counts: f64 one-panel kernels only");
   static_assert(!MIS || sizeof(T) == 2, "misaligned kernels: 16-bit only");
   constexpr int kThreads = 32 * W;
-  constexpr int WC = W / (BM / 16), BN = WN * WC;   // warps across the tile's columns; its columns
+  static_assert(MS == 1 || (sizeof(T) == 2 && BM % (16 * MS) == 0 && W % (BM / (16 * MS)) == 0), "strips a warp: 16-bit, whole warps a row");
+  constexpr int WC = W / (BM / (16 * MS)), BN = WN * WC;   // warps across the tile's columns; its columns
   constexpr bool direct = tile_direct_c<T>(row);
   constexpr int kStages = tile_stages<T>(row, KC), kTileK = KC;
   extern __shared__ __align__(128) unsigned char tile_smem[];
-  const TileGeom<T> g(BM, kmax, row, KC, W);
+  const TileGeom<T> g(BM, kmax, row, KC, W, MS);
   T* As = reinterpret_cast<T*>(tile_smem);
   T* Bs = reinterpret_cast<T*>(tile_smem + g.b_off);
   A_t* Cs = reinterpret_cast<A_t*>(tile_smem + g.c_off);  // f32, 16-bit: the column tile's sums
@@ -557,12 +560,14 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
 
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, gq = lane >> 2, tq = lane & 3;
   const int strip = warp / WC, cg = warp % WC;
-  A_t acc[NT][4];
+  A_t acc[MS][NT][4];
 #pragma unroll
-  for (int j = 0; j < NT; ++j)
+  for (int u = 0; u < MS; ++u)
 #pragma unroll
-    for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
-  const T* Aw = As + (strip * 16) * ap;  // this warp's 16 rows
+    for (int j = 0; j < NT; ++j)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) acc[u][j][e] = A_t(0);
+  const T* Aw = As + (strip * 16 * MS) * ap;  // this warp's 16 MS rows
   unsigned a_lane = 0, b_lane = 0;        // kPair: the lane's parts of its fragment addresses
   if constexpr (Op::kPair) a_lane = Op::a_lane(ap, lane), b_lane = Op::template b_lane<row>(bp, lane);
   const bool vecC2 = nb % 2 == 0;        // direct, row-major: a lane's two columns are one aligned pair
@@ -572,7 +577,7 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
   for (int ct = ct0; ct < ct1; ++ct) {
     const int j0 = ct * BN, wc = min(BN, nb - j0);
     const int nt = min(NT, (wc - cg * WN + 7) / 8);  // this warp's n8 tiles with columns below nb (uniform)
-    const bool active = strip * 16 < bm && nt > 0;
+    const bool active = strip * 16 * MS < bm && nt > 0;
     for (int kc = kc0; kc < kc1; ++kc) {
       cp_async_wait<kStages - 2>();  // the chunk in hand has landed (this thread's copies)
       __syncthreads();                   // everyone's copies, and everyone is done with the previous chunk's stage
@@ -598,23 +603,28 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
       const unsigned a_at = Op::kPair ? smem_addr(Ak) + a_lane : 0u, b_at = Op::kPair ? smem_addr(Bw) + b_lane : 0u;
       auto step = [&](auto tiles, int kk) {
         constexpr int n = decltype(tiles)::value;
-        typename Op::A a;
         if constexpr (Op::kPair) {
-          Op::load_a(a_at + 2u * kk, a);
+          typename Op::A a[MS];
+#pragma unroll
+          for (int u = 0; u < MS; ++u) Op::load_a(a_at + unsigned(u * 16 * ap * int(sizeof(T))) + 2u * kk, a[u]);
 #pragma unroll
           for (int j = 0; j < n; j += 2) {  // pairs of n8 tiles (the second's fragment, past n, is not used)
             typename Op::B b0, b1;
             Op::template load_b2<row>(b_at + Op::template b_at<row>(bp, j * 8, kk), b0, b1);
-            Op::mma(acc[j], a, b0);
-            if (j + 1 < n) Op::mma(acc[j + 1], a, b1);
+#pragma unroll
+            for (int u = 0; u < MS; ++u) {
+              Op::mma(acc[u][j], a[u], b0);
+              if (j + 1 < n) Op::mma(acc[u][j + 1], a[u], b1);
+            }
           }
         } else {
+          typename Op::A a;
           Op::load_a(Ak + kk, ap, gq, tq, a);
 #pragma unroll
           for (int j = 0; j < n; ++j) {
             typename Op::B b;
             Op::template load_b<row>(row ? Bw + kk * bp + j * 8 : Bw + j * 8 * bp + kk, bp, gq, tq, b);
-            Op::mma(acc[j], a, b);
+            Op::mma(acc[0][j], a, b);
           }
         }
       };
@@ -645,12 +655,14 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
       if (ksplit > 1) {
         __shared__ int last;
         const int64_t tile = int64_t(jb) * nct + ct;
-        constexpr int NA = NT * 4;
+        constexpr int NA = MS * NT * 4;
         A_t* mine = part + (tile * ksplit + split) * (NA * kThreads) + threadIdx.x;
 #pragma unroll
-        for (int j = 0; j < NT; ++j)
+        for (int u = 0; u < MS; ++u)
 #pragma unroll
-          for (int e = 0; e < 4; ++e) mine[(j * 4 + e) * kThreads] = acc[j][e];
+          for (int j = 0; j < NT; ++j)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) mine[((u * NT + j) * 4 + e) * kThreads] = acc[u][j][e];
         __threadfence();
         __syncthreads();
         if (threadIdx.x == 0) {
@@ -660,35 +672,40 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
         __syncthreads();
         if (!last) {
 #pragma unroll
-          for (int j = 0; j < NT; ++j)
+          for (int u = 0; u < MS; ++u)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
+            for (int j = 0; j < NT; ++j)
+#pragma unroll
+              for (int e = 0; e < 4; ++e) acc[u][j][e] = A_t(0);
           continue;
         }
         __threadfence();
         const A_t* all = part + tile * ksplit * (NA * kThreads) + threadIdx.x;
         // A split's NA loads at once, then the sums in split order. (A load a sum in turn waited out an L2
         // round trip each: batch 8 of d768, nb 32, two splits 28.9 -> 20.4 us; docs/spmm-notes.md.)
-        A_t sum[NT][4];
 #pragma unroll
-        for (int j = 0; j < NT; ++j)
-#pragma unroll
-          for (int e = 0; e < 4; ++e) sum[j][e] = A_t(0);
-        for (int q = 0; q < ksplit; ++q) {
-          A_t v[NT][4];
+        for (int u = 0; u < MS; ++u) {  // a strip at a time (MS 1: as before)
+          A_t sum[NT][4];
 #pragma unroll
           for (int j = 0; j < NT; ++j)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) v[j][e] = q == split ? acc[j][e] : __ldcg(all + (q * NA + j * 4 + e) * kThreads);
+            for (int e = 0; e < 4; ++e) sum[j][e] = A_t(0);
+          for (int q = 0; q < ksplit; ++q) {
+            A_t v[NT][4];
+#pragma unroll
+            for (int j = 0; j < NT; ++j)
+#pragma unroll
+              for (int e = 0; e < 4; ++e) v[j][e] = q == split ? acc[u][j][e] : __ldcg(all + (q * NA + (u * NT + j) * 4 + e) * kThreads);
+#pragma unroll
+            for (int j = 0; j < NT; ++j)
+#pragma unroll
+              for (int e = 0; e < 4; ++e) sum[j][e] += v[j][e];
+          }
 #pragma unroll
           for (int j = 0; j < NT; ++j)
 #pragma unroll
-            for (int e = 0; e < 4; ++e) sum[j][e] += v[j][e];
+            for (int e = 0; e < 4; ++e) acc[u][j][e] = sum[j][e];
         }
-#pragma unroll
-        for (int j = 0; j < NT; ++j)
-#pragma unroll
-          for (int e = 0; e < 4; ++e) acc[j][e] = sum[j][e];
       }
     }
     if constexpr (direct && sizeof(T) == 2) {
@@ -696,20 +713,24 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
       if (!active) continue;
       const int c = cg * WN + 8 * tq;  // the lane's first column within the tile
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        uint32_t p[NT];
-        static_assert(NT == 4, "a quad transposes 4 tiles");
+      for (int u = 0; u < MS; ++u)
 #pragma unroll
-        for (int j = 0; j < NT; ++j) p[j] = pack16<T>(acc[j][2 * h], acc[j][2 * h + 1]);
-        quad_transpose(p, tq);
-        const int r = strip * 16 + gq + 8 * h;
-        if (r >= bm || tq >= nt) continue;
-        store_row8<T, MIS>(Ci + int64_t(r0 + r) * nb + j0 + c, p, vecC, c, wc);
-      }
+        for (int h = 0; h < 2; ++h) {
+          uint32_t p[NT];
+          static_assert(NT == 4, "a quad transposes 4 tiles");
 #pragma unroll
-      for (int j = 0; j < NT; ++j)
+          for (int j = 0; j < NT; ++j) p[j] = pack16<T>(acc[u][j][2 * h], acc[u][j][2 * h + 1]);
+          quad_transpose(p, tq);
+          const int r = (strip * MS + u) * 16 + gq + 8 * h;
+          if (r >= bm || tq >= nt) continue;
+          store_row8<T, MIS>(Ci + int64_t(r0 + r) * nb + j0 + c, p, vecC, c, wc);
+        }
 #pragma unroll
-        for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
+      for (int u = 0; u < MS; ++u)
+#pragma unroll
+        for (int j = 0; j < NT; ++j)
+#pragma unroll
+          for (int e = 0; e < 4; ++e) acc[u][j][e] = A_t(0);
       continue;
     }
     if (direct) {
@@ -724,7 +745,7 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
         for (int h = 0; h < 2; ++h) {
           const int r = strip * 16 + gq + 8 * h;
           if (r >= bm || c >= wc) continue;
-          const T v0 = narrow<T>(acc[j][2 * h]), v1 = narrow<T>(acc[j][2 * h + 1]);
+          const T v0 = narrow<T>(acc[0][j][2 * h]), v1 = narrow<T>(acc[0][j][2 * h + 1]);
           if (row) {
             T* dst = Ci + int64_t(r0 + r) * nb + j0 + c;
             if (vecC2 && c + 1 < wc) {
@@ -743,7 +764,7 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
           }
         }
 #pragma unroll
-        for (int e = 0; e < 4; ++e) acc[j][e] = A_t(0);
+        for (int e = 0; e < 4; ++e) acc[0][j][e] = A_t(0);
       }
       continue;
     }
@@ -751,15 +772,17 @@ __global__ void __launch_bounds__(32 * W, !MP ? (sizeof(T) == 4 && L == Layout::
     // comes before anyone writes Cs again).
     if (active) {
 #pragma unroll
-      for (int j = 0; j < NT; ++j) {
-        const int r = strip * 16 + gq, c = cg * WN + j * 8 + 2 * tq;
+      for (int u = 0; u < MS; ++u)
 #pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          const int rr = r + (e >> 1) * 8, cc = c + (e & 1);
-          Cs[row ? rr * cp + cc : cc * cp + rr] = acc[j][e];
-          acc[j][e] = A_t(0);
+        for (int j = 0; j < NT; ++j) {
+          const int r = (strip * MS + u) * 16 + gq, c = cg * WN + j * 8 + 2 * tq;
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int rr = r + (e >> 1) * 8, cc = c + (e & 1);
+            Cs[row ? rr * cp + cc : cc * cp + rr] = acc[u][j][e];
+            acc[u][j][e] = A_t(0);
+          }
         }
-      }
     }
     __syncthreads();
     if (row) {
