@@ -882,18 +882,21 @@ inline int tile_split(const HostBatch<T>& h, int64_t blocks, int64_t wave) {
 }
 
 // 16-row strips a warp (tile_kernel's MS), and the job height with them: 2 strips in 64-row jobs (a warp's tile 32 x 32,
-// a block's 64 x 64) for 16-bit batches whose B and C are 16-byte aligned (not MIS), with k >= 96 (the k loop, which
-// the second strip makes cheaper a product, outweighs the fill and the store), nb >= 64 (a block's columns), A_i of
-// >= 64 rows, and >= 2 blocks an SM (jobs x 64-column tiles); else 1 (bm as tile_rows_for). Measured (H200, graph mode,
-// docs/spmm-notes.md "batched-tile: two strips a warp"): on the 26 such cells of three sets 0.98-1.52x as fast (geometric
-// mean 1.17); on the 29 others they won in 6 (up to 1.16x) and lost down to 0.63x (column-major d32-d120 at nb 8-48,
-// where a block's 64 columns idle), 0.88-0.93x below the grid bound (batch 10-20 of d256); four strips (64 x 32 a
-// warp) were fastest in 5 of the 55 and took up to 2.7x the time elsewhere.
+// a block's 64 x 64) for 16-bit batches whose B and C are 16-byte aligned (not MIS), with A_i of >= 64 rows, >= 2 blocks
+// an SM (jobs x 64-column tiles), and either A_i wider than a panel (k > 128, where tile_rows_for takes 32-row jobs:
+// the 64-row job also halves the B chunks' reads) with nb > 32, or k >= 96 (the k loop, which the second strip makes
+// cheaper a product, outweighs the fill and the store) with nb >= 96; else 1 (bm as tile_rows_for). Measured (H200,
+// graph mode, docs/spmm-notes.md "batched-tile: two strips a warp"), 71 cells of four sets: the rule picks 34, 0.98-1.54x
+// as fast (geometric mean 1.20); a first rule (k >= 96, nb >= 64) lost 0.88-0.90x on
+// row-major one-panel cells at nb 64 in the check set written after it, which this one was revised on. Elsewhere two
+// strips lost down to 0.63x (column-major d32-d120 at nb 8-48: a block's 64 columns idle) and 0.88-0.93x below the grid
+// bound (batch 10-20 of d256); four strips (64 x 32 a warp) were fastest in 5 of 55 cells, up to 2.7x slower elsewhere.
 // $SPB_SPMM_TILE_MS (1 or 2) forces it where 16-bit and aligned (development A/Bs).
 template <typename T>
 inline int tile_strips_for(const HostBatch<T>& h, const DeviceInfo& dev, int& bm) {
   if (sizeof(T) != 2 || misaligned16(h) || bm < 32 || tile_geom(h, 64, kTileWarps, 2).bytes > dev.budget_one()) return 1;
-  bool two = h.max_k >= 96 && h.nb >= 64 && h.max_m >= 64 && tile_jobs(h, 64) * ceil_div(h.nb, 64) >= 2 * int64_t(dev.sms);
+  bool two = ((h.max_k > kTilePanel && h.nb > 32) || (h.max_k >= 96 && h.nb >= 96)) && h.max_m >= 64 &&
+             tile_jobs(h, 64) * ceil_div(h.nb, 64) >= 2 * int64_t(dev.sms);
   if (const char* e = std::getenv("SPB_SPMM_TILE_MS")) {
     const int ms = std::atoi(e);
     if (ms == 1 || ms == 2) two = ms == 2;

@@ -106,11 +106,11 @@ tests_phase() {
   into=sanitizers step san-spmm-tile-split-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/p7.spb --nb 8,40 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-split-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/p7.spb --nb 8 --precision f64 --methods batched-tile --mode kernel --warmup 0 --samples 1
   # batched-tile's two strips a warp (tile_strips_for): planned (tms2: 70 row-major A_i of 100-300 rows, nB 72 / 136;
-  # tms2c: 150 column-major of d120, nB 64 / 200), and forced onto wide's 5 A_i of 150-400 rows (racecheck)
+  # tms2c: 150 column-major of d120, nB 96 / 200), and forced onto wide's 5 A_i of 150-400 rows (racecheck)
   sb gen --batch 70 --dim 100:300 --nnz-row 10:60 --seed 43 -o /tmp/tms2.spb >/dev/null
   into=sanitizers step san-spmm-tile-ms2-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/tms2.spb --nb 72,136 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
   sb gen --batch 150 --dim 120 --nnz-row 10:60 --seed 44 -o /tmp/tms2c.spb >/dev/null
-  into=sanitizers step san-spmm-tile-ms2-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/tms2c.spb --nb 64,200 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile-ms2-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/tms2c.spb --nb 96,200 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-ms2-racecheck env SPB_SPMM_TILE_MS=2 compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 72 --precision bf16 --methods batched-tile --mode kernel --warmup 0 --samples 1
   # 16-bit B / C off 16-byte alignment: batched-tile's and batched-slab's MIS kernels (mis: m_i, k_i of 33-101, odd ones among them; row-major nB 17 / 36 / 70: slab's B and C runs, 131: its word copies, 132: its 16-byte vectors)
   sb gen --batch 6 --dim 33:101 --nnz-row 1:30 --seed 41 -o /tmp/mis.spb >/dev/null
