@@ -1606,6 +1606,14 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // 5 with the bound); slices of 16
   // rows (d1024: B tiles of 1024 rows) took 2-9x.
   if (tensor && h.max_k > kTilePanel && density >= 0.25 && h.nb > 8) {
+    // 16-bit A_i wider than two panels (k > 256) with nb > 32: batched-tile, where its 64-row jobs x 64-column tiles make
+    // two blocks an SM (its two strips a warp then hold: tile_strips_for). UNCHECKED (branch rule2-tile): written from 36
+    // H200 cells (wide16_check, tilems_check; docs/spmm-notes.md "two strips a warp"), where tile as planned took
+    // 0.64-0.94x slab's time in all 8 with k > 256 above that grid, and slab led in 22 of the 25 at k <= 256;
+    // run dev/spmm/rule2tile_check.json (both builds) before it lands.
+    if (half && h.max_k > 2 * kTilePanel && h.nb > 32 && tile_fits(h, dev, 64) &&
+        tile_jobs(h, 64) * ceil_div(h.nb, 64) >= 2 * int64_t(dev.sms))
+      return {"batched-tile", "16-bit, k > 256, density >= 1/4, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM or more: dense A_i panels x B_i streamed once, two strips a warp, tensor cores" + why};
     const SlabPlan sp = slab_plan(h, dev);
     if (sp.rows >= 32) {
       const size_t bytes = slab_geom(h, sp.bn, sp.rows, sp.ms).bytes + 1024;
@@ -1762,6 +1770,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
   return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads; not column-major where k > 128, density >= 3/8, nb >= 4 and batched-tile's panels make two blocks an SM or more (row jobs x column tiles x k splits): rule 4", "batched-split"},
+          {"2t", "16-bit, k > 256 (largest A_i), density >= 1/4, nb > 32, batched-tile's 64-row jobs x 64-column tiles >= two blocks an SM, tensor cores (sm_80+)", "batched-tile"},
           {"2", "k > 128 (largest A_i), density >= 1/4, nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
           {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 6)", "batched-tile"},
           {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
