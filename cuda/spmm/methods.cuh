@@ -795,8 +795,8 @@ inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm, int warps = kTileWar
   return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_k<T>(h.max_k), warps, ms);
 }
 template <typename T>
-inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm) {
-  return tile_geom(h, bm).bytes <= dev.budget_one();
+inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm, int ms = 1) {
+  return tile_geom(h, bm, kTileWarps, ms).bytes <= dev.budget_one();
 }
 // 16-bit batches whose B or C rows or columns leave 16-byte alignment somewhere (column-major: an m_i or k_i
 // not a multiple of 8, so that some column starts off 16 bytes; row-major: nb): batched-tile and batched-slab
@@ -892,9 +892,10 @@ inline int tile_split(const HostBatch<T>& h, int64_t blocks, int64_t wave) {
 // strips lost down to 0.63x (column-major d32-d120 at nb 8-48: a block's 64 columns idle) and 0.88-0.93x below the grid
 // bound (batch 10-20 of d256); four strips (64 x 32 a warp) were fastest in 5 of 55 cells, up to 2.7x slower elsewhere.
 // $SPB_SPMM_TILE_MS (1 or 2) forces it where 16-bit and aligned (development A/Bs).
+// mis: misaligned16(h), which the caller has.
 template <typename T>
-inline int tile_strips_for(const HostBatch<T>& h, const DeviceInfo& dev, int& bm) {
-  if (sizeof(T) != 2 || misaligned16(h) || bm < 32 || tile_geom(h, 64, kTileWarps, 2).bytes > dev.budget_one()) return 1;
+inline int tile_strips_for(const HostBatch<T>& h, const DeviceInfo& dev, bool mis, int& bm) {
+  if (sizeof(T) != 2 || mis || bm < 32 || !tile_fits(h, dev, 64, 2)) return 1;
   bool two = ((h.max_k > kTilePanel && h.nb > 32) || (h.max_k >= 96 && h.nb >= 96)) && h.max_m >= 64 &&
              tile_jobs(h, 64) * ceil_div(h.nb, 64) >= 2 * int64_t(dev.sms);
   if (const char* e = std::getenv("SPB_SPMM_TILE_MS")) {
@@ -940,9 +941,12 @@ class Tile : public KernelMethod<T> {
     }
     warps_ = tile_warps_for(h, dev, bm_);
     mis_ = misaligned16(h);
-    ms_ = tile_strips_for(h, dev, bm_);  // (may make bm_ 64)
+    ms_ = tile_strips_for(h, dev, mis_, bm_);  // (may make bm_ 64)
+    kc_ = tile_k<T>(h.max_k);
+    if (const char* e = std::getenv("SPB_SPMM_TILE_KC"))  // TEMPORARY A/B: 64-row chunks in the two-strip kernels
+      if (ms_ == 2 && std::atoi(e) == 64) kc_ = 64;
     const int64_t njobs = tile_jobs(h, bm_);
-    const TileGeom<T> g = tile_geom(h, bm_, warps_, ms_);
+    const TileGeom<T> g(bm_, h.max_k, h.layout == Layout::Row, kc_, warps_, ms_);
     mp_ = h.max_k > kTilePanel;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     if (!mp_) {  // one panel: CSR order, apos (16 bits: at most 64 x (kTilePanel + 8) places)
@@ -1044,7 +1048,7 @@ class Tile : public KernelMethod<T> {
     this->info_n["a_panels"] = ceil_div(std::max(h.max_k, 1), kTilePanel);
     this->info_s["a_fill"] = !mp_ ? "loads, one panel" : "groups of 8 places and values, a panel at a time";
     this->info_n["tile_cols"] = g.BN;
-    this->info_n["chunk_rows"] = tile_k<T>(h.max_k);
+    this->info_n["chunk_rows"] = kc_;
     this->info_n["jobs"] = double(njobs);
     this->info_n["col_tiles_a_block"] = per_;
     this->info_n["k_split"] = split_;
@@ -1070,6 +1074,7 @@ class Tile : public KernelMethod<T> {
               if constexpr (sizeof(T) == 2 && !X && W == kTileWarps) {
                 if (ms_ == 2) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2>);
               }
+              if constexpr (M && KC == 64) return;  // (64-row chunks in MP kernels: two strips only)
               if (bm_ == 16) f(tile_kernel<T, LL, 16, M, KC, W, X>);
               else if (bm_ == 32) f(tile_kernel<T, LL, 32, M, KC, W, X>);
               else f(tile_kernel<T, LL, 64, M, KC, W, X>);
@@ -1085,8 +1090,8 @@ class Tile : public KernelMethod<T> {
           }
           by_w(std::integral_constant<int, kTileWarps>{});
         };
-        if constexpr (sizeof(T) == 2 && !M) {
-          if (tile_k<T>(this->h_->max_k) == 64) by_kc(std::integral_constant<int, 64>{});
+        if constexpr (sizeof(T) == 2) {
+          if (kc_ == 64) by_kc(std::integral_constant<int, 64>{});
           else by_kc(std::integral_constant<int, 32>{});
         } else {
           by_kc(std::integral_constant<int, 32>{});
@@ -1116,7 +1121,7 @@ class Tile : public KernelMethod<T> {
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
   int* arrivals_ = nullptr;
   size_t narrivals_ = 0;
-  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1;
+  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32;  // kc_: the kernel's KC
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };
@@ -1606,14 +1611,16 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // 5 with the bound); slices of 16
   // rows (d1024: B tiles of 1024 rows) took 2-9x.
   if (tensor && h.max_k > kTilePanel && density >= 0.25 && h.nb > 8) {
-    // 16-bit A_i wider than two panels (k > 256) with nb > 32: batched-tile, where its 64-row jobs x 64-column tiles make
-    // two blocks an SM (its two strips a warp then hold: tile_strips_for). UNCHECKED (branch rule2-tile): written from 36
-    // H200 cells (wide16_check, tilems_check; docs/spmm-notes.md "two strips a warp"), where tile as planned took
-    // 0.64-0.94x slab's time in all 8 with k > 256 above that grid, and slab led in 22 of the 25 at k <= 256;
-    // run dev/spmm/rule2tile_check.json (both builds) before it lands.
-    if (half && h.max_k > 2 * kTilePanel && h.nb > 32 && tile_fits(h, dev, 64) &&
-        tile_jobs(h, 64) * ceil_div(h.nb, 64) >= 2 * int64_t(dev.sms))
-      return {"batched-tile", "16-bit, k > 256, density >= 1/4, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM or more: dense A_i panels x B_i streamed once, two strips a warp, tensor cores" + why};
+    // 16-bit A_i wider than two panels (k > 256) where batched-tile takes two strips a warp (tile_strips_for: aligned,
+    // m >= 64, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM). UNCHECKED: written from 36 H200 cells
+    // (wide16_check, tilems_check; docs/spmm-notes.md "two strips a warp"), where tile as planned took 0.64-0.94x
+    // slab's time in all 8 with k > 256 above that grid, and slab led in 22 of the 25 at k <= 256;
+    // dev/spmm/rule2tile_check.json checks it.
+    if (half && h.max_k > 2 * kTilePanel) {
+      int bm = tile_bm;
+      if (tile_strips_for(h, dev, misaligned16(h), bm) == 2)
+        return {"batched-tile", "16-bit, k > 256, density >= 1/4, and batched-tile's two strips a warp (aligned, m >= 64, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM or more): dense A_i panels x B_i streamed once, tensor cores" + why};
+    }
     const SlabPlan sp = slab_plan(h, dev);
     if (sp.rows >= 32) {
       const size_t bytes = slab_geom(h, sp.bn, sp.rows, sp.ms).bytes + 1024;
@@ -1770,7 +1777,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
   return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads; not column-major where k > 128, density >= 3/8, nb >= 4 and batched-tile's panels make two blocks an SM or more (row jobs x column tiles x k splits): rule 4", "batched-split"},
-          {"2t", "16-bit, k > 256 (largest A_i), density >= 1/4, nb > 32, batched-tile's 64-row jobs x 64-column tiles >= two blocks an SM, tensor cores (sm_80+)", "batched-tile"},
+          {"2t", "16-bit, k > 256 (largest A_i), density >= 1/4, where batched-tile takes two strips a warp (B and C 16-byte aligned, m >= 64, nb > 32, its 64-row jobs x 64-column tiles >= two blocks an SM), tensor cores (sm_80+)", "batched-tile"},
           {"2", "k > 128 (largest A_i), density >= 1/4, nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
           {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 6)", "batched-tile"},
           {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
