@@ -945,8 +945,10 @@ class Tile : public KernelMethod<T> {
     kc_ = tile_k<T>(h.max_k);
     if (const char* e = std::getenv("SPB_SPMM_TILE_KC"))  // TEMPORARY A/B: 64-row chunks in the two-strip kernels
       if (ms_ == 2 && std::atoi(e) == 64) kc_ = 64;
+    if (const char* e = std::getenv("SPB_SPMM_TILE_ST"))  // TEMPORARY A/B: pipeline stages of the two-strip kernels
+      if (ms_ == 2 && (std::atoi(e) == 4 || std::atoi(e) == 6)) st_ = std::atoi(e);
     const int64_t njobs = tile_jobs(h, bm_);
-    const TileGeom<T> g(bm_, h.max_k, h.layout == Layout::Row, kc_, warps_, ms_);
+    const TileGeom<T> g(bm_, h.max_k, h.layout == Layout::Row, kc_, warps_, ms_, st_);
     mp_ = h.max_k > kTilePanel;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     if (!mp_) {  // one panel: CSR order, apos (16 bits: at most 64 x (kTilePanel + 8) places)
@@ -1072,7 +1074,11 @@ class Tile : public KernelMethod<T> {
               constexpr bool X = decltype(Xc)::value;
               // Two strips a warp in 64-row jobs (tile_strips_for): 16-bit, aligned, 4 warps.
               if constexpr (sizeof(T) == 2 && !X && W == kTileWarps) {
-                if (ms_ == 2) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2>);
+                if (ms_ == 2) {
+                  if (st_ == 4) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2, 4>);
+                  if (st_ == 6) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2, 6>);
+                  return f(tile_kernel<T, LL, 64, M, KC, W, X, 2>);
+                }
               }
               if constexpr (M && KC == 64) return;  // (64-row chunks in MP kernels: two strips only)
               if (bm_ == 16) f(tile_kernel<T, LL, 16, M, KC, W, X>);
@@ -1121,7 +1127,7 @@ class Tile : public KernelMethod<T> {
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
   int* arrivals_ = nullptr;
   size_t narrivals_ = 0;
-  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32;  // kc_: the kernel's KC
+  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32, st_ = 0;  // kc_, st_: the kernel's KC, ST
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };
