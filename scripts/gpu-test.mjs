@@ -162,7 +162,8 @@ function cases(inp, backend) {
     { op: 'spmm', name: 'f16/bf16 dims 33:101, column-major, nB 20/48: auto takes batched-slab (flat B and C runs)', expect: { method: 'auto', info: 'choice', value: 'batched-slab' }, args: ['--batch', '40', '--dim', '33:101', '--nnz-row', '5:30', '--nb', '20,48', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'auto,batched-slab']), ...spmmT] },
     // batched-tile's two 16-row strips a warp in 64-row jobs (tile_strips_for: aligned, >= 2 blocks an SM, k > 128 with
     // nb > 32 or k >= 96 with nb >= 96): multi-panel A_i row-major (a partial last column tile at nB 136), one panel column-major
-    { op: 'spmm', name: 'f16/bf16 dims 100:300, row-major, nB 72/136: batched-tile with two strips a warp (multi-panel A_i)', expect: { method: 'batched-tile', info: 'strips_a_warp', value: 2 }, args: ['--batch', '60', '--dim', '100:300', '--nnz-row', '20:90', '--nb', '72,136', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 dims 100:300, row-major, nB 72/136: batched-tile with two strips a warp in 64-row chunks (multi-panel A_i)', expect: { method: 'batched-tile', info: 'strips_a_warp', value: 2, and: { chunk_rows: 64 } }, args: ['--batch', '60', '--dim', '100:300', '--nnz-row', '20:90', '--nb', '72,136', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 dims 96:128, row-major, nB 104/200: batched-tile with two strips a warp in 64-row chunks (one panel, k not all multiples of 64)', expect: { method: 'batched-tile', info: 'strips_a_warp', value: 2, and: { chunk_rows: 64 } }, args: ['--batch', '200', '--dim', '96:128', '--nnz-row', '10:40', '--nb', '104,200', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
     { op: 'spmm', name: 'f16/bf16 dims 120, column-major, nB 96/200: batched-tile with two strips a warp', expect: { method: 'batched-tile', info: 'strips_a_warp', value: 2 }, args: ['--batch', '150', '--dim', '120', '--nnz-row', '10:60', '--nb', '96,200', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
     { op: 'spmm', name: 'f16/bf16 dims 64, column-major: batched-tile\'s aligned kernels', expect: { method: 'batched-tile', info: 'misaligned16', value: 0 }, args: ['--batch', '30', '--dim', '64', '--nnz-row', '2:30', '--nb', '8,40,130', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
     // f16 / bf16 (16-bit A, B, C; f32 accumulation): 8-wide vectors where nB % 8 == 0, the scalar paths elsewhere
@@ -240,9 +241,12 @@ function main() {
         for (const m of k.results) {
           if (m.status === 'ok') {
             ok++;
-            // c.expect: the planned path a case is there for, as the method's result info names it
+            // c.expect: the planned path a case is there for, as the method's result info names it (info and value,
+            // and the further pairs of `and`)
             const e = c.expect;
-            if (e && m.method === e.method && m.info?.[e.info] !== e.value) bad.push(`${k.id} ${m.method}: info.${e.info} is ${m.info?.[e.info]}, not ${e.value}: the case missed the path it tests`);
+            if (e && m.method === e.method)
+              for (const [key, want] of [[e.info, e.value], ...Object.entries(e.and ?? {})])
+                if (m.info?.[key] !== want) bad.push(`${k.id} ${m.method}: info.${key} is ${m.info?.[key]}, not ${want}: the case missed the path it tests`);
           } else if (m.status === 'not_applicable') na.push(`${m.method} (${m.reason ?? 'no reason'})`);
           else bad.push(`${k.id} ${m.method}: ${m.status.toUpperCase()} ${m.verify?.detail ?? ''} ${m.reason ?? ''}`.trim());
         }

@@ -790,9 +790,25 @@ inline bool tile_mp_old() {
   const char* e = std::getenv("SPB_SPMM_TILE_MP");
   return e && std::string(e) == "old";
 }
+// Rows of B_i a pipeline chunk (tile_kernel's KC): tile_k, but 64 in the row-major two-strip kernels (ms 2), whose
+// registers, not shared memory, bound their blocks an SM (4), so that the larger stages cost none; half the
+// chunks halve the waits, barriers and copy set-up a column tile pays. Measured (H200, graph mode; docs/spmm-notes.md
+// "64-row chunks for two strips"): 47 row-major cells of five 16-bit sets, 27 moved past 2 %, all faster (1.025-1.097x,
+// f16 batch 200 of d256 nb 128 35.0 -> 31.9 us), none slower past 1.1 %. Column-major ones stage C too, and there 64-row
+// chunks leave 3 blocks an SM instead of 4: 0.90-1.10x (12 cells), losing at k 144-160. $SPB_SPMM_TILE_KC (32 or 64)
+// forces it in the two-strip kernels (development A/Bs).
+template <typename T>
+inline int tile_kc(const HostBatch<T>& h, int ms) {
+  if (ms != 2) return tile_k<T>(h.max_k);
+  if (const char* e = std::getenv("SPB_SPMM_TILE_KC")) {
+    const int kc = std::atoi(e);
+    if (kc == 32 || kc == 64) return kc;
+  }
+  return h.layout == Layout::Row ? 64 : tile_k<T>(h.max_k);
+}
 template <typename T>
 inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm, int warps = kTileWarps, int ms = 1) {
-  return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_k<T>(h.max_k), warps, ms);
+  return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_kc(h, ms), warps, ms);
 }
 template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm, int ms = 1) {
@@ -942,13 +958,9 @@ class Tile : public KernelMethod<T> {
     warps_ = tile_warps_for(h, dev, bm_);
     mis_ = misaligned16(h);
     ms_ = tile_strips_for(h, dev, mis_, bm_);  // (may make bm_ 64)
-    kc_ = tile_k<T>(h.max_k);
-    if (const char* e = std::getenv("SPB_SPMM_TILE_KC"))  // TEMPORARY A/B: 64-row chunks in the two-strip kernels
-      if (ms_ == 2 && std::atoi(e) == 64) kc_ = 64;
-    if (const char* e = std::getenv("SPB_SPMM_TILE_ST"))  // TEMPORARY A/B: pipeline stages of the two-strip kernels
-      if (ms_ == 2 && (std::atoi(e) == 4 || std::atoi(e) == 6)) st_ = std::atoi(e);
+    kc_ = tile_kc(h, ms_);
     const int64_t njobs = tile_jobs(h, bm_);
-    const TileGeom<T> g(bm_, h.max_k, h.layout == Layout::Row, kc_, warps_, ms_, st_);
+    const TileGeom<T> g = tile_geom(h, bm_, warps_, ms_);
     mp_ = h.max_k > kTilePanel;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     if (!mp_) {  // one panel: CSR order, apos (16 bits: at most 64 x (kTilePanel + 8) places)
@@ -1066,7 +1078,7 @@ class Tile : public KernelMethod<T> {
       constexpr Layout LL = decltype(L)::value;
       auto by_bm = [&](auto MP) {
         constexpr bool M = decltype(MP)::value;
-        auto by_kc = [&](auto KCc) {  // chunk rows: tile_k (64 only for 16-bit one-panel batches)
+        auto by_kc = [&](auto KCc) {  // chunk rows: tile_kc (64 only for 16-bit one-panel batches and two strips)
           constexpr int KC = decltype(KCc)::value;
           auto by_w = [&](auto Wc) {
             constexpr int W = decltype(Wc)::value;
@@ -1074,13 +1086,9 @@ class Tile : public KernelMethod<T> {
               constexpr bool X = decltype(Xc)::value;
               // Two strips a warp in 64-row jobs (tile_strips_for): 16-bit, aligned, 4 warps.
               if constexpr (sizeof(T) == 2 && !X && W == kTileWarps) {
-                if (ms_ == 2) {
-                  if (st_ == 4) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2, 4>);
-                  if (st_ == 6) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2, 6>);
-                  return f(tile_kernel<T, LL, 64, M, KC, W, X, 2>);
-                }
+                if (ms_ == 2) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2>);
               }
-              if constexpr (M && KC == 64) return;  // (64-row chunks in MP kernels: two strips only)
+              if constexpr (M && KC == 64) return;  // (MP kernels take 64-row chunks with two strips only)
               if (bm_ == 16) f(tile_kernel<T, LL, 16, M, KC, W, X>);
               else if (bm_ == 32) f(tile_kernel<T, LL, 32, M, KC, W, X>);
               else f(tile_kernel<T, LL, 64, M, KC, W, X>);
@@ -1127,7 +1135,7 @@ class Tile : public KernelMethod<T> {
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
   int* arrivals_ = nullptr;
   size_t narrivals_ = 0;
-  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32, st_ = 0;  // kc_, st_: the kernel's KC, ST
+  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32;  // kc_: the kernel's KC (tile_kc)
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };
@@ -1618,10 +1626,11 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // rows (d1024: B tiles of 1024 rows) took 2-9x.
   if (tensor && h.max_k > kTilePanel && density >= 0.25 && h.nb > 8) {
     // 16-bit A_i wider than two panels (k > 256) where batched-tile takes two strips a warp (tile_strips_for: aligned,
-    // m >= 64, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM). UNCHECKED: written from 36 H200 cells
-    // (wide16_check, tilems_check; docs/spmm-notes.md "two strips a warp"), where tile as planned took 0.64-0.94x
-    // slab's time in all 8 with k > 256 above that grid, and slab led in 22 of the 25 at k <= 256;
-    // dev/spmm/rule2tile_check.json checks it.
+    // m >= 64, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM). Written from 36 H200 cells (docs/spmm-notes.md
+    // "two strips a warp"), where tile as planned took 0.64-0.94x slab's time in all 8 with k > 256 above that grid, and
+    // slab led in 22 of the 25 at k <= 256. Its check set (16 cells written before any run; H200, docs/spmm-notes.md
+    // "rule 2t"): it picks 10, 0.95-1.60x as fast as slab (geometric mean 1.17), `auto` within 10 % of our best in 11 of
+    // 16 (5 before); tile led too in four cells it leaves to slab (k 224-256, and the grid bound at batch 10-30).
     if (half && h.max_k > 2 * kTilePanel) {
       int bm = tile_bm;
       if (tile_strips_for(h, dev, misaligned16(h), bm) == 2)

@@ -34,7 +34,7 @@ constexpr int kTileWarps = 4, kTileThreads = 32 * kTileWarps;
 constexpr int kTilePanel = 128;
 constexpr unsigned kTilePad = 0xffffu;  // MP: a padding place (a tile has at most 64 x (kTilePanel + 8) places)
 // Rows of B_i a pipeline stage (the kernels' KC): 32; 64 for 16-bit batches whose widest A_i is one panel
-// of whole 64-row chunks (k = 64 or 128). A chunk costs the warps ~150 instructions of waits, barrier,
+// of whole 64-row chunks (k = 64 or 128), and in the row-major two-strip kernels (the host's tile_kc). A chunk costs the warps ~150 instructions of waits, barrier,
 // copies and addresses, against 14 that load fragments and multiply for a 16-bit 32 x 32 chunk (ncu
 // source counters, docs/spmm-notes.md); 64-row chunks measured 3-7 % faster there (f16 d64 nB 256
 // row-major 32.5 -> 31.5 us, column-major 3 a row 29.2 -> 27.3), but slower where k leaves a chunk half
@@ -75,8 +75,8 @@ struct TileGeom {
   int BN, apitch, bpitch, cpitch;
   size_t b_off, c_off, stage, bytes;
   // kc: rows a chunk, tile_k(kmax) (the kernels pass their KC, so that their geometry folds to constants);
-  // warps: a block's (tile_kernel's W); ms: 16-row strips a warp (tile_kernel's MS); stages: tile_kernel's ST (0: tile_stages).
-  __host__ __device__ TileGeom(int bm, int kmax, bool row, int kc, int warps = kTileWarps, int ms = 1, int stages = 0) {
+  // warps: a block's (tile_kernel's W); ms: 16-row strips a warp (tile_kernel's MS).
+  __host__ __device__ TileGeom(int bm, int kmax, bool row, int kc, int warps = kTileWarps, int ms = 1) {
     BN = kTileWN * warps / (bm / (16 * ms));
     const int kw = kmax < 1 ? 1 : kmax > kTilePanel ? kTilePanel : kmax;
     const int kp = (kw + kc - 1) / kc * kc;
@@ -86,7 +86,7 @@ struct TileGeom {
     stage = size_t(row ? kc : BN) * bpitch;
     auto up = [](size_t b) { return (b + 127) / 128 * 128; };
     b_off = up(size_t(bm) * apitch * sizeof(T));
-    c_off = b_off + up((stages ? stages : tile_stages<T>(row, kc)) * stage * sizeof(T));
+    c_off = b_off + up(tile_stages<T>(row, kc) * stage * sizeof(T));
     bytes = c_off + (tile_direct_c<T>(row) ? 0 : size_t(row ? bm : BN) * cpitch * sizeof(acc_t<T>));
   }
 };
@@ -362,7 +362,7 @@ struct alignas(16) TileJob {
 // column-major f16 d64 nB 256 1.09x; docs/spmm-notes.md, "misaligned B and C").
 // MS: 16-row strips a warp (16-bit only): a warp's tile is 16 MS x 32, so that each B fragment serves MS A fragments
 // (a k step of MS x 4 products against MS + 2 fragment loads) and a block's columns grow to 32 x W / (BM / 16 MS).
-template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false, int MS = 1, int ST = 0>
+template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false, int MS = 1>
 __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (sizeof(T) == 4 && L == Layout::Row && BM >= 32 ? 8 : 0) : BM >= 32 ? (sizeof(T) == 8 ? 4 : 5) : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ aval, const int* __restrict__ qoff,
                 const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per,
@@ -379,9 +379,9 @@ __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (si
   static_assert(MS == 1 || (sizeof(T) == 2 && BM % (16 * MS) == 0 && W % (BM / (16 * MS)) == 0), "strips a warp: 16-bit, whole warps a row");
   constexpr int WC = W / (BM / (16 * MS)), BN = WN * WC;   // warps across the tile's columns; its columns
   constexpr bool direct = tile_direct_c<T>(row);
-  constexpr int kStages = ST ? ST : tile_stages<T>(row, KC), kTileK = KC;
+  constexpr int kStages = tile_stages<T>(row, KC), kTileK = KC;
   extern __shared__ __align__(128) unsigned char tile_smem[];
-  const TileGeom<T> g(BM, kmax, row, KC, W, MS, ST);
+  const TileGeom<T> g(BM, kmax, row, KC, W, MS);
   T* As = reinterpret_cast<T*>(tile_smem);
   T* Bs = reinterpret_cast<T*>(tile_smem + g.b_off);
   A_t* Cs = reinterpret_cast<A_t*>(tile_smem + g.c_off);  // f32, 16-bit: the column tile's sums
