@@ -790,13 +790,17 @@ inline bool tile_mp_old() {
   const char* e = std::getenv("SPB_SPMM_TILE_MP");
   return e && std::string(e) == "old";
 }
-// Rows of B_i a pipeline chunk (tile_kernel's KC): tile_k, but 64 in the row-major two-strip kernels (ms 2), whose
-// registers, not shared memory, bound their blocks an SM (4), so that the larger stages cost none; half the
-// chunks halve the waits, barriers and copy set-up a column tile pays. Measured (H200, graph mode; docs/spmm-notes.md
-// "64-row chunks for two strips"): 47 row-major cells of five 16-bit sets, 27 moved past 2 %, all faster (1.025-1.097x,
-// f16 batch 200 of d256 nb 128 35.0 -> 31.9 us), none slower past 1.1 %. Column-major ones stage C too, and there 64-row
-// chunks leave 3 blocks an SM instead of 4: 0.90-1.10x (12 cells), losing at k 144-160. $SPB_SPMM_TILE_KC (32 or 64)
-// forces it in the two-strip kernels (development A/Bs).
+// Rows of B_i a pipeline chunk (tile_kernel's KC): tile_k, but 64 in the two-strip kernels (ms 2) where row-major, or
+// column-major with k > 160. Half the chunks halve the waits, barriers and copy set-up a column tile pays. Row-major,
+// registers bound the blocks an SM (4), so the larger stages cost none. Column-major kernels stage C too, and there
+// 64-row chunks leave 3 blocks an SM instead of 4, which short k does not repay. Measured (H200, graph mode;
+// docs/spmm-notes.md "64-row chunks for two strips"):
+//   row-major: 47 cells of five 16-bit sets, 27 moved past 2 %, all faster (1.025-1.097x; f16 batch 200 of d256 nb 128
+//     35.0 -> 31.9 us). A check set written before it ran: 1.06x in the 9 cells it moves (0.965-1.117x; the loss bf16
+//     batch 180 of d160 nb 48).
+//   column-major: 18 cells of two sets, 0.90-0.98x at k 144-160 (4 cells), 1.058x (geometric mean) at k 176-576 (14
+//     cells, 2 of them slower: 0.975, 0.99). dev/spmm/colkc_check.json checks the bound.
+// $SPB_SPMM_TILE_KC (32 or 64) forces it in the two-strip kernels (development A/Bs).
 template <typename T>
 inline int tile_kc(const HostBatch<T>& h, int ms) {
   if (ms != 2) return tile_k<T>(h.max_k);
@@ -804,7 +808,7 @@ inline int tile_kc(const HostBatch<T>& h, int ms) {
     const int kc = std::atoi(e);
     if (kc == 32 || kc == 64) return kc;
   }
-  return h.layout == Layout::Row ? 64 : tile_k<T>(h.max_k);
+  return h.layout == Layout::Row || h.max_k > 160 ? 64 : tile_k<T>(h.max_k);
 }
 template <typename T>
 inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm, int warps = kTileWarps, int ms = 1) {

@@ -116,6 +116,10 @@ tests_phase() {
   sb gen --batch 200 --dim 96:128 --nnz-row 10:40 --seed 45 -o /tmp/tms2o.spb >/dev/null
   into=sanitizers step san-spmm-tile-kc64-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/tms2o.spb --nb 104,200 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-kc64-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/tms2o.spb --nb 104 --precision bf16 --methods batched-tile --mode kernel --warmup 0 --samples 1
+  # ... and column-major multi-panel (tms2w: 60 A_i of d240, k > 160)
+  sb gen --batch 60 --dim 240 --nnz-row 20:100 --seed 46 -o /tmp/tms2w.spb >/dev/null
+  into=sanitizers step san-spmm-tile-kc64-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/tms2w.spb --nb 72,136 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile-kc64-col-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/tms2w.spb --nb 72 --precision f16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   # 16-bit B / C off 16-byte alignment: batched-tile's and batched-slab's MIS kernels (mis: m_i, k_i of 33-101, odd ones among them; row-major nB 17 / 36 / 70: slab's B and C runs, 131: its word copies, 132: its 16-byte vectors)
   sb gen --batch 6 --dim 33:101 --nnz-row 1:30 --seed 41 -o /tmp/mis.spb >/dev/null
   into=sanitizers step san-spmm-mis-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/mis.spb --nb 17,70 --precision f16 --layout col --methods batched-tile,batched-slab --mode kernel --warmup 0 --samples 1
