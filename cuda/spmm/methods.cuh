@@ -799,7 +799,8 @@ inline bool tile_mp_old() {
 //     35.0 -> 31.9 us). A check set written before it ran: 1.06x in the 9 cells it moves (0.965-1.117x; the loss bf16
 //     batch 180 of d160 nb 48).
 //   column-major: 18 cells of two sets, 0.90-0.98x at k 144-160 (4 cells), 1.058x (geometric mean) at k 176-576 (14
-//     cells, 2 of them slower: 0.975, 0.99). dev/spmm/colkc_check.json checks the bound.
+//     cells, 2 of them slower: 0.975, 0.99). A check set written after that, before it ran: 1.056x in its 8 cells at
+//     k 168-640 (0.97-1.14x), and 32-row chunks the faster in both at k 152-160.
 // $SPB_SPMM_TILE_KC (32 or 64) forces it in the two-strip kernels (development A/Bs).
 template <typename T>
 inline int tile_kc(const HostBatch<T>& h, int ms) {
@@ -1633,7 +1634,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     // m >= 64, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM). Written from 36 H200 cells (docs/spmm-notes.md
     // "two strips a warp"), where tile as planned took 0.64-0.94x slab's time in all 8 with k > 256 above that grid, and
     // slab led in 22 of the 25 at k <= 256. Its check set (16 cells written before any run; H200, docs/spmm-notes.md
-    // "rule 2t"): it picks 10, 0.95-1.60x as fast as slab (geometric mean 1.17), `auto` within 10 % of our best in 11 of
+    // "rule 2t"): it picks 10, 0.94-1.60x as fast as slab (geometric mean 1.17), `auto` within 10 % of our best in 11 of
     // 16 (5 before); tile led too in four cells it leaves to slab (k 224-256, and the grid bound at batch 10-30).
     if (half && h.max_k > 2 * kTilePanel) {
       int bm = tile_bm;
