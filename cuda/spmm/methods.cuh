@@ -1629,7 +1629,14 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // before the run, batch 10-400, both layouts: `auto` 1.51x as fast (geometric mean), within 10 % of our best in 18,
   // 5 with the bound); slices of 16
   // rows (d1024: B tiles of 1024 rows) took 2-9x.
-  if (tensor && h.max_k > kTilePanel && density >= 0.25 && h.nb > 8) {
+  // 16-bit row-major batches take rule 2 (and 2t) from density 1/8 with nb >= 32: below 1/4 csr-flat (rule 17) took
+  // 1.22-2.06x our best kernel's time in 11 of the 12 such cells of a class set (H200, docs/spmm-notes.md "16-bit past a
+  // panel below density 1/4", k 160-1024, nb 32-256), where the rules below pick the best or within 3 % of it in 11
+  // (the other: f16 d256 nb 64, slab 11.5 against tile's 9.2 and csr-flat's 14.3 us); at density 1/16 csr-flat led or
+  // tied in 2 of 3. Column-major batches there keep rule 4's batched-tile (the better of the two in both such cells).
+  const bool sparse16 = half && h.layout == Layout::Row && density >= 0.125 && density < 0.25 && h.nb >= 32;
+  const std::string dens = sparse16 ? "16-bit row-major, density >= 1/8, nb >= 32" : "density >= 1/4";
+  if (tensor && h.max_k > kTilePanel && (density >= 0.25 || sparse16) && h.nb > 8) {
     // 16-bit A_i wider than two panels (k > 256) where batched-tile takes two strips a warp (tile_strips_for: aligned,
     // m >= 64, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM). Written from 36 H200 cells (docs/spmm-notes.md
     // "two strips a warp"), where tile as planned took 0.64-0.94x slab's time in all 8 with k > 256 above that grid, and
@@ -1639,7 +1646,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     if (half && h.max_k > 2 * kTilePanel) {
       int bm = tile_bm;
       if (tile_strips_for(h, dev, misaligned16(h), bm) == 2)
-        return {"batched-tile", "16-bit, k > 256, density >= 1/4, and batched-tile's two strips a warp (aligned, m >= 64, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM or more): dense A_i panels x B_i streamed once, tensor cores" + why};
+        return {"batched-tile", "16-bit, k > 256, " + dens + ", and batched-tile's two strips a warp (aligned, m >= 64, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM or more): dense A_i panels x B_i streamed once, tensor cores" + why};
     }
     const SlabPlan sp = slab_plan(h, dev);
     if (sp.rows >= 32) {
@@ -1650,7 +1657,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
         char w[160];
         if (!sp.sliced) std::snprintf(w, sizeof w, "whole A_i a block (%lld blocks, a wave %lld)", (long long)blocks, (long long)wave);
         else std::snprintf(w, sizeof w, "%d-row slices (%lld blocks, a wave %lld)", sp.rows, (long long)blocks, (long long)wave);
-        return {"batched-slab", std::string("k > 128, density >= 1/4, nb > 8, slices of >= 32 rows, and ") +
+        return {"batched-slab", "k > 128, " + dens + ", nb > 8, slices of >= 32 rows, and " +
                                     (blocks <= wave ? "its blocks within one wave" : h.nb <= 16 ? "nb <= 16 at two blocks an SM" : "16-bit at two blocks an SM") + ", " + w +
                                     ": slices of A_i dense times a B_i column tile, tensor cores" + why};
       }
@@ -1797,8 +1804,8 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
   return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads; not column-major where k > 128, density >= 3/8, nb >= 4 and batched-tile's panels make two blocks an SM or more (row jobs x column tiles x k splits): rule 4", "batched-split"},
-          {"2t", "16-bit, k > 256 (largest A_i), density >= 1/4, where batched-tile takes two strips a warp (B and C 16-byte aligned, m >= 64, nb > 32, its 64-row jobs x 64-column tiles >= two blocks an SM), tensor cores (sm_80+)", "batched-tile"},
-          {"2", "k > 128 (largest A_i), density >= 1/4, nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
+          {"2t", "16-bit, k > 256 (largest A_i), density >= 1/4 (row-major: 1/8 with nb >= 32), where batched-tile takes two strips a warp (B and C 16-byte aligned, m >= 64, nb > 32, its 64-row jobs x 64-column tiles >= two blocks an SM), tensor cores (sm_80+)", "batched-tile"},
+          {"2", "k > 128 (largest A_i), density >= 1/4 (16-bit row-major: 1/8 with nb >= 32), nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
           {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 6)", "batched-tile"},
           {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
           {"5", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
