@@ -34,9 +34,9 @@ constexpr int kTileWarps = 4, kTileThreads = 32 * kTileWarps;
 constexpr int kTilePanel = 128;
 constexpr unsigned kTilePad = 0xffffu;  // MP: a padding place (a tile has at most 64 x (kTilePanel + 8) places)
 // Rows of B_i a pipeline stage (the kernels' KC): 32; 64 for 16-bit batches whose widest A_i is one panel
-// of whole 64-row chunks (k = 64 or 128), and in the row-major two-strip kernels (the host's tile_kc). A chunk costs the warps ~150 instructions of waits, barrier,
-// copies and addresses, against 14 that load fragments and multiply for a 16-bit 32 x 32 chunk (ncu
-// source counters, docs/spmm-notes.md); 64-row chunks measured 3-7 % faster there (f16 d64 nB 256
+// of whole 64-row chunks (k = 64 or 128), and in the two-strip kernels where row-major or k > 160 (the host's
+// tile_kc). A chunk costs the warps ~150 instructions of waits, barrier, copies and addresses, against 14 that
+// load fragments and multiply for a 16-bit 32 x 32 chunk (ncu source counters, docs/spmm-notes.md); 64-row chunks measured 3-7 % faster there (f16 d64 nB 256
 // row-major 32.5 -> 31.5 us, column-major 3 a row 29.2 -> 27.3), but slower where k leaves a chunk half
 // empty (k = 32: 4.2 -> 5.4 us; k = 96; column-major k = 48) and on f32 / f64 (3-33 % slower in 4
 // of 5 cells: f32 d96 nB 128 72.8 -> 96.7 us).
@@ -561,12 +561,15 @@ __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (si
   const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, gq = lane >> 2, tq = lane & 3;
   const int strip = warp / WC, cg = warp % WC;
   A_t acc[MS][NT][4];
+  auto zero_acc = [&]() {  // (the column tile done, or handed to the split's last block)
 #pragma unroll
-  for (int u = 0; u < MS; ++u)
+    for (int u = 0; u < MS; ++u)
 #pragma unroll
-    for (int j = 0; j < NT; ++j)
+      for (int j = 0; j < NT; ++j)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) acc[u][j][e] = A_t(0);
+        for (int e = 0; e < 4; ++e) acc[u][j][e] = A_t(0);
+  };
+  zero_acc();
   const T* Aw = As + (strip * 16 * MS) * ap;  // this warp's 16 MS rows
   unsigned a_lane = 0, b_lane = 0;        // kPair: the lane's parts of its fragment addresses
   if constexpr (Op::kPair) a_lane = Op::a_lane(ap, lane), b_lane = Op::template b_lane<row>(bp, lane);
@@ -671,12 +674,7 @@ __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (si
         }
         __syncthreads();
         if (!last) {
-#pragma unroll
-          for (int u = 0; u < MS; ++u)
-#pragma unroll
-            for (int j = 0; j < NT; ++j)
-#pragma unroll
-              for (int e = 0; e < 4; ++e) acc[u][j][e] = A_t(0);
+          zero_acc();
           continue;
         }
         __threadfence();
@@ -725,12 +723,7 @@ __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (si
           if (r >= bm || tq >= nt) continue;
           store_row8<T, MIS>(Ci + int64_t(r0 + r) * nb + j0 + c, p, vecC, c, wc);
         }
-#pragma unroll
-      for (int u = 0; u < MS; ++u)
-#pragma unroll
-        for (int j = 0; j < NT; ++j)
-#pragma unroll
-          for (int e = 0; e < 4; ++e) acc[u][j][e] = A_t(0);
+      zero_acc();
       continue;
     }
     if (direct) {
