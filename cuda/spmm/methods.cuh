@@ -904,7 +904,7 @@ inline int tile_split(const HostBatch<T>& h, int64_t blocks, int64_t wave) {
 
 // 16-row strips a warp (tile_kernel's MS), and the job height with them: 2 strips in 64-row jobs (a warp's tile 32 x 32,
 // a block's 64 x 64) for 16-bit batches whose B and C are 16-byte aligned (not MIS), with A_i of >= 64 rows, >= 2 blocks
-// an SM (jobs x 64-column tiles), and either A_i wider than a panel (k > 128, where tile_rows_for takes 32-row jobs:
+// an SM (jobs x 64-column tiles; not required past k 256), and either A_i wider than a panel (k > 128, where tile_rows_for takes 32-row jobs:
 // the 64-row job also halves the B chunks' reads) with nb > 32, or k >= 96 (the k loop, which the second strip makes
 // cheaper a product, outweighs the fill and the store) with nb >= 96; else 1 (bm as tile_rows_for). Measured (H200,
 // graph mode, docs/spmm-notes.md "batched-tile: two strips a warp"), 71 cells of four sets: the rule picks 34, 0.98-1.54x
@@ -912,13 +912,19 @@ inline int tile_split(const HostBatch<T>& h, int64_t blocks, int64_t wave) {
 // row-major one-panel cells at nb 64 in the check set written after it, which this one was revised on. Elsewhere two
 // strips lost down to 0.63x (column-major d32-d120 at nb 8-48: a block's 64 columns idle) and 0.88-0.93x below the grid
 // bound (batch 10-20 of d256); four strips (64 x 32 a warp) were fastest in 5 of 55 cells, up to 2.7x slower elsewhere.
+// Past k 256 the grid bound is dropped: below it two strips took 0.75-0.98x one strip's time in 6 of 8 cells (batch 8 of
+// d1024, nb 96: 21.9 against 29.1 us) and tied in 2 (H200, docs/spmm-notes.md "rule 2t from k 200").
 // $SPB_SPMM_TILE_MS (1 or 2) forces it where 16-bit and aligned (development A/Bs).
 // mis: misaligned16(h), which the caller has.
+template <typename T>
+inline bool tile_two_blocks_sm(const HostBatch<T>& h, const DeviceInfo& dev) {  // 64-row jobs x 64-column tiles
+  return tile_jobs(h, 64) * ceil_div(h.nb, 64) >= 2 * int64_t(dev.sms);
+}
 template <typename T>
 inline int tile_strips_for(const HostBatch<T>& h, const DeviceInfo& dev, bool mis, int& bm) {
   if (sizeof(T) != 2 || mis || bm < 32 || !tile_fits(h, dev, 64, 2)) return 1;
   bool two = ((h.max_k > kTilePanel && h.nb > 32) || (h.max_k >= 96 && h.nb >= 96)) && h.max_m >= 64 &&
-             tile_jobs(h, 64) * ceil_div(h.nb, 64) >= 2 * int64_t(dev.sms);
+             (h.max_k > 2 * kTilePanel || tile_two_blocks_sm(h, dev));
   if (const char* e = std::getenv("SPB_SPMM_TILE_MS")) {
     const int ms = std::atoi(e);
     if (ms == 1 || ms == 2) two = ms == 2;
@@ -1629,24 +1635,27 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // before the run, batch 10-400, both layouts: `auto` 1.51x as fast (geometric mean), within 10 % of our best in 18,
   // 5 with the bound); slices of 16
   // rows (d1024: B tiles of 1024 rows) took 2-9x.
-  // 16-bit row-major batches take rule 2 (and 2t) from density 1/8 with nb >= 32: below 1/4 csr-flat (rule 17) took
-  // 1.22-2.06x our best kernel's time in 11 of the 12 such cells of a class set (H200, docs/spmm-notes.md "16-bit past a
-  // panel below density 1/4", k 160-1024, nb 32-256), where the rules below pick the best or within 3 % of it in 11
-  // (the other: f16 d256 nb 64, slab 11.5 against tile's 9.2 and csr-flat's 14.3 us); at density 1/16 csr-flat led or
-  // tied in 2 of 3. Column-major batches there keep rule 4's batched-tile (the better of the two in both such cells).
-  const bool sparse16 = half && h.layout == Layout::Row && density >= 0.125 && density < 0.25 && h.nb >= 32;
-  const std::string dens = sparse16 ? "16-bit row-major, density >= 1/8, nb >= 32" : "density >= 1/4";
+  // 16-bit row-major batches take rule 2 (and 2t) from density 1/12 with nb >= 32: below 1/4 csr-flat (rule 17) took
+  // 1.22-2.06x our best kernel's time in 11 of the 12 such cells at density 1/8-1/5 of a class set (H200,
+  // docs/spmm-notes.md "16-bit past a panel below density 1/4", k 160-1024, nb 32-256), where the rules below pick the
+  // best or within 3 % of it in 11; at density 1/12-1/8 (a second class set, docs/spmm-notes.md "rule 2t from k 200")
+  // 1.06-1.63x in 9 of the 12 such cells at nb >= 32, csr-flat our best in the other 3 by 7-10 %; at 1/16 csr-flat led
+  // or tied in 2 of 3. Column-major batches there keep rule 4's batched-tile (the better of the two in both such cells).
+  const bool sparse16 = half && h.layout == Layout::Row && density >= 1.0 / 12 && density < 0.25 && h.nb >= 32;
+  const std::string dens = sparse16 ? "16-bit row-major, density >= 1/12, nb >= 32" : "density >= 1/4";
   if (tensor && h.max_k > kTilePanel && (density >= 0.25 || sparse16) && h.nb > 8) {
-    // 16-bit A_i wider than two panels (k > 256) where batched-tile takes two strips a warp (tile_strips_for: aligned,
-    // m >= 64, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM). Written from 36 H200 cells (docs/spmm-notes.md
-    // "two strips a warp"), where tile as planned took 0.64-0.94x slab's time in all 8 with k > 256 above that grid, and
-    // slab led in 22 of the 25 at k <= 256. Its check set (16 cells written before any run; H200, docs/spmm-notes.md
-    // "rule 2t"): it picks 10, 0.94-1.60x as fast as slab (geometric mean 1.17), `auto` within 10 % of our best in 11 of
-    // 16 (5 before); tile led too in four cells it leaves to slab (k 224-256, and the grid bound at batch 10-30).
-    if (half && h.max_k > 2 * kTilePanel) {
+    // Rule 2t: 16-bit A_i of k > 200 where batched-tile takes two strips a warp (tile_strips_for: aligned, m >= 64, nb >
+    // 32) and its 64-row jobs x 64-column tiles make two blocks an SM, or, past k 256, nb >= 96 below that grid. First
+    // written for k > 256 above the grid from 36 H200 cells (docs/spmm-notes.md "two strips a warp"; its check set, 16
+    // cells: 1.17x slab's speed in the 10 it moved). Widened on class data of the current kernels (H200, docs/spmm-notes.md
+    // "rule 2t from k 200"): at k 160-256 above the grid tile led slab in 7 of 8 cells at k >= 208 (1.07-1.44x) and
+    // slab in all 4 at k 160-200 (1.10-1.39x); below the grid past k 256 tile led in the 4 of 8 at nb >= 96
+    // (1.06-1.66x; batch 8 of d1024, nb 96: 21.9 against slab's 36.3, where slab's 16-row slices left rule 2 to csr-flat
+    // at 60.6 us) and slab in the 4 at nb 48-80 (1.02-1.36x).
+    if (half && h.max_k > 200) {
       int bm = tile_bm;
-      if (tile_strips_for(h, dev, misaligned16(h), bm) == 2)
-        return {"batched-tile", "16-bit, k > 256, " + dens + ", and batched-tile's two strips a warp (aligned, m >= 64, nb > 32, 64-row jobs x 64-column tiles of two blocks an SM or more): dense A_i panels x B_i streamed once, tensor cores" + why};
+      if (tile_strips_for(h, dev, misaligned16(h), bm) == 2 && (tile_two_blocks_sm(h, dev) || h.nb >= 96))
+        return {"batched-tile", "16-bit, k > 200, " + dens + ", and batched-tile's two strips a warp (aligned, m >= 64, nb > 32) with its 64-row jobs x 64-column tiles two blocks an SM or more (past k 256: or nb >= 96): dense A_i panels x B_i streamed once, tensor cores" + why};
     }
     const SlabPlan sp = slab_plan(h, dev);
     if (sp.rows >= 32) {
@@ -1804,8 +1813,8 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
   return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads; not column-major where k > 128, density >= 3/8, nb >= 4 and batched-tile's panels make two blocks an SM or more (row jobs x column tiles x k splits): rule 4", "batched-split"},
-          {"2t", "16-bit, k > 256 (largest A_i), density >= 1/4 (row-major: 1/8 with nb >= 32), where batched-tile takes two strips a warp (B and C 16-byte aligned, m >= 64, nb > 32, its 64-row jobs x 64-column tiles >= two blocks an SM), tensor cores (sm_80+)", "batched-tile"},
-          {"2", "k > 128 (largest A_i), density >= 1/4 (16-bit row-major: 1/8 with nb >= 32), nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
+          {"2t", "16-bit, k > 200 (largest A_i), density >= 1/4 (row-major: 1/12 with nb >= 32), where batched-tile takes two strips a warp (B and C 16-byte aligned, m >= 64, nb > 32) and its 64-row jobs x 64-column tiles make >= two blocks an SM (k > 256: or nb >= 96), tensor cores (sm_80+)", "batched-tile"},
+          {"2", "k > 128 (largest A_i), density >= 1/4 (16-bit row-major: 1/12 with nb >= 32), nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
           {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 6)", "batched-tile"},
           {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
           {"5", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},

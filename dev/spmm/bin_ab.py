@@ -5,6 +5,7 @@ for name, args in spec["inputs"].items():
     subprocess.run(["node", "bin/spbench.js", "gen", *args.split(), "-o", f"/tmp/{name}.spb"], check=True, capture_output=True)
 variants = json.loads(os.environ.get("VARIANTS", '[["base", {}]]'))
 named = "," in os.environ.get("M", "")  # several methods: each figure under its method's name
+pick = lambda j: f"({j['info']['choice']})" if j["method"] == "auto" and "choice" in j.get("info", {}) else ""  # auto: the method it ran
 with open(sys.argv[2], "w") as out:
     for label, inp, nb, prec, layout in spec["cells"]:
         row = [label]
@@ -18,5 +19,5 @@ with open(sys.argv[2], "w") as out:
                 row.append(f"{tag}=TIMEOUT")
                 continue
             res = [j for j in (json.loads(l) for l in r.stdout.splitlines() if l.startswith("{")) if j.get("type") == "result" and j.get("status") == "ok"]
-            row.append(f"{tag}=" + (" ".join(f"{j['method'] + ':' if named else ''}{statistics.median(j['samples_ms']) * 1000:.1f}{'' if j['verify'].get('passed') else '!'}" for j in res) or "ERR"))
+            row.append(f"{tag}=" + (" ".join(f"{j['method'] + ':' if named else ''}{statistics.median(j['samples_ms']) * 1000:.1f}{'' if j['verify'].get('passed') else '!'}{pick(j)}" for j in res) or "ERR"))
         print(" ".join(row), file=out, flush=True)
