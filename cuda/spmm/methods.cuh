@@ -812,8 +812,19 @@ inline int tile_kc(const HostBatch<T>& h, int ms) {
   return h.layout == Layout::Row || h.max_k > 160 ? 64 : tile_k<T>(h.max_k);
 }
 template <typename T>
-inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm, int warps = kTileWarps, int ms = 1) {
-  return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_kc(h, ms), warps, ms);
+inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm, int warps = kTileWarps, int ms = 1, int pw = kTilePanel) {
+  return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_kc(h, ms), warps, ms, pw);
+}
+// A_i of k 129-256 held whole (one panel of 2 kTilePanel columns, tile_kernel's PW) in the 16-bit two-strip kernels, so
+// that a block's column tiles share one fill instead of refilling both panels each: $SPB_SPMM_TILE_WIDE=1 (development
+// A/B, not yet a rule).
+inline bool tile_wide_on() {
+  static const bool on = [] { const char* e = std::getenv("SPB_SPMM_TILE_WIDE"); return e && std::atoi(e) == 1; }();
+  return on;
+}
+template <typename T>
+inline bool tile_wide(const HostBatch<T>& h, int ms) {
+  return sizeof(T) == 2 && ms == 2 && h.max_k > kTilePanel && h.max_k <= 2 * kTilePanel && tile_wide_on();
 }
 template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm, int ms = 1) {
@@ -946,7 +957,9 @@ class Tile : public KernelMethod<T> {
   }
   // The MP kernels read A only from their own arrays (apos, aval: places and values grouped by panel), the
   // one-panel kernels the batch's values: CSR (whose values they take) only for those.
-  int parts_for(const HostBatch<T>& h) const override { return h.max_k > kTilePanel ? 0 : DeviceBatch<T>::kCsr; }
+  int parts_for(const HostBatch<T>& h) const override {
+    return h.max_k <= kTilePanel || (sizeof(T) == 2 && h.max_k <= 2 * kTilePanel && tile_wide_on()) ? DeviceBatch<T>::kCsr : 0;
+  }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
     if (grid_ == 0) return;
@@ -971,11 +984,12 @@ class Tile : public KernelMethod<T> {
     ms_ = tile_strips_for(h, dev, mis_, bm_);  // (may make bm_ 64)
     kc_ = tile_kc(h, ms_);
     const int64_t njobs = tile_jobs(h, bm_);
-    const TileGeom<T> g = tile_geom(h, bm_, warps_, ms_);
-    mp_ = h.max_k > kTilePanel;
+    wide_ = tile_wide(h, ms_);
+    const TileGeom<T> g = tile_geom(h, bm_, warps_, ms_, wide_ ? 2 * kTilePanel : kTilePanel);
+    mp_ = h.max_k > kTilePanel && !wide_;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     if (!mp_) {  // one panel: CSR order, apos (16 bits: at most 64 x (kTilePanel + 8) places)
-      static_assert(64 * (kTilePanel + 8) <= 65536, "a one-panel tile's places fit apos's 16 bits");
+      static_assert(64 * (2 * kTilePanel + 8) <= 65536, "a one-panel tile's places fit apos's 16 bits (wide panels too)");
       apos_h_ = Pinned<uint16_t>(size_t(std::max<int64_t>(h.total_nnz, 1)));
       for (int i = 0, j = 0; i < h.batch; ++i)
         for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
@@ -1054,7 +1068,7 @@ class Tile : public KernelMethod<T> {
       if (std::atoi(e) >= 1) per_ = std::min(nct_, std::atoi(e));
     // A_i wider than a panel: split k where the grid is small (tile_split; partial sums added by the
     // last block of a column tile to arrive).
-    split_ = per_ == 1 ? tile_split(h, njobs * nct_, wave) : 1;
+    split_ = per_ == 1 && mp_ ? tile_split(h, njobs * nct_, wave) : 1;
     if (mp_) {
       if (const char* e = std::getenv("SPB_SPMM_TILE_SPLIT"))  // development sweeps: force it
         if (std::atoi(e) >= 1) split_ = std::min(std::atoi(e), ceil_div(h.max_k, kTilePanel));
@@ -1070,7 +1084,8 @@ class Tile : public KernelMethod<T> {
     this->info_n["tile_rows"] = bm_;
     this->info_n["warps"] = warps_;
     this->info_n["strips_a_warp"] = ms_;
-    this->info_n["a_panels"] = ceil_div(std::max(h.max_k, 1), kTilePanel);
+    this->info_n["a_panels"] = wide_ ? 1 : ceil_div(std::max(h.max_k, 1), kTilePanel);
+    this->info_n["a_panel_cols"] = wide_ ? 2 * kTilePanel : kTilePanel;
     this->info_s["a_fill"] = !mp_ ? "loads, one panel" : "groups of 8 places and values, a panel at a time";
     this->info_n["tile_cols"] = g.BN;
     this->info_n["chunk_rows"] = kc_;
@@ -1097,6 +1112,9 @@ class Tile : public KernelMethod<T> {
               constexpr bool X = decltype(Xc)::value;
               // Two strips a warp in 64-row jobs (tile_strips_for): 16-bit, aligned, 4 warps.
               if constexpr (sizeof(T) == 2 && !X && W == kTileWarps) {
+                if constexpr (!M) {
+                  if (wide_) return f(tile_kernel<T, LL, 64, false, KC, W, false, 2, 2 * kTilePanel>);
+                }
                 if (ms_ == 2) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2>);
               }
               if constexpr (M && KC == 64) return;  // (MP kernels take 64-row chunks with two strips only)
@@ -1146,7 +1164,8 @@ class Tile : public KernelMethod<T> {
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
   int* arrivals_ = nullptr;
   size_t narrivals_ = 0;
-  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32;  // kc_: the kernel's KC (tile_kc)
+  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32;
+  bool wide_ = false;  // tile_wide: A_i held whole in one panel of 2 kTilePanel columns  // kc_: the kernel's KC (tile_kc)
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };

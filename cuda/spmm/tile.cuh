@@ -75,10 +75,10 @@ struct TileGeom {
   int BN, apitch, bpitch, cpitch;
   size_t b_off, c_off, stage, bytes;
   // kc: rows a chunk, tile_k(kmax) (the kernels pass their KC, so that their geometry folds to constants);
-  // warps: a block's (tile_kernel's W); ms: 16-row strips a warp (tile_kernel's MS).
-  __host__ __device__ TileGeom(int bm, int kmax, bool row, int kc, int warps = kTileWarps, int ms = 1) {
+  // warps: a block's (tile_kernel's W); ms: 16-row strips a warp (tile_kernel's MS); pw: A's columns a panel (tile_kernel's PW).
+  __host__ __device__ TileGeom(int bm, int kmax, bool row, int kc, int warps = kTileWarps, int ms = 1, int pw = kTilePanel) {
     BN = kTileWN * warps / (bm / (16 * ms));
-    const int kw = kmax < 1 ? 1 : kmax > kTilePanel ? kTilePanel : kmax;
+    const int kw = kmax < 1 ? 1 : kmax > pw ? pw : kmax;
     const int kp = (kw + kc - 1) / kc * kc;
     apitch = kp + apad;
     bpitch = row ? BN + brow_pad : kc + bcol_pad;
@@ -362,7 +362,9 @@ struct alignas(16) TileJob {
 // column-major f16 d64 nB 256 1.09x; docs/spmm-notes.md, "misaligned B and C").
 // MS: 16-row strips a warp (16-bit only): a warp's tile is 16 MS x 32, so that each B fragment serves MS A fragments
 // (a k step of MS x 4 products against MS + 2 fragment loads) and a block's columns grow to 32 x W / (BM / 16 MS).
-template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false, int MS = 1>
+// PW: A's columns a panel, kTilePanel, or 2 kTilePanel in one-panel 16-bit two-strip kernels (A_i of k 129-256 held
+// whole, so that a block's column tiles share one fill; tile_wide).
+template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false, int MS = 1, int PW = kTilePanel>
 __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (sizeof(T) == 4 && L == Layout::Row && BM >= 32 ? 8 : 0) : BM >= 32 ? (sizeof(T) == 8 ? 4 : 5) : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ aval, const int* __restrict__ qoff,
                 const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per,
@@ -381,7 +383,8 @@ __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (si
   constexpr bool direct = tile_direct_c<T>(row);
   constexpr int kStages = tile_stages<T>(row, KC), kTileK = KC;
   extern __shared__ __align__(128) unsigned char tile_smem[];
-  const TileGeom<T> g(BM, kmax, row, KC, W, MS);
+  static_assert(PW == kTilePanel || (!MP && MS == 2 && sizeof(T) == 2 && PW == 2 * kTilePanel), "wide panels: one-panel 16-bit two-strip kernels");
+  const TileGeom<T> g(BM, kmax, row, KC, W, MS, PW);
   T* As = reinterpret_cast<T*>(tile_smem);
   T* Bs = reinterpret_cast<T*>(tile_smem + g.b_off);
   A_t* Cs = reinterpret_cast<A_t*>(tile_smem + g.c_off);  // f32, 16-bit: the column tile's sums
@@ -395,7 +398,7 @@ __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (si
   const int ct0 = chunk * per, ct1 = min(nct, ct0 + per);
   if (ct0 >= ct1) return;  // uniform over the block: before any barrier
   const int nk = max(1, (k + kTileK - 1) / kTileK);
-  constexpr int PC = kTilePanel / kTileK;  // chunks a panel
+  constexpr int PC = PW / kTileK;  // chunks a panel
   // MP, ksplit > 1 (grids under a wave): the block takes panels p0 .. p1 of its job's k, and the column
   // tile's partial sums meet in `part` (see the column tile's end); kc0 .. kc1: its chunks (one-panel: all).
   const int np = (k + kTilePanel - 1) / kTilePanel;
