@@ -815,16 +815,22 @@ template <typename T>
 inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm, int warps = kTileWarps, int ms = 1, int pw = kTilePanel) {
   return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_kc(h, ms), warps, ms, pw);
 }
-// A_i of k 129-256 held whole (one panel of 2 kTilePanel columns, tile_kernel's PW) in the 16-bit two-strip kernels, so
-// that a block's column tiles share one fill instead of refilling both panels each: $SPB_SPMM_TILE_WIDE=1 (development
-// A/B, not yet a rule).
-inline bool tile_wide_on() {
-  static const bool on = [] { const char* e = std::getenv("SPB_SPMM_TILE_WIDE"); return e && std::atoi(e) == 1; }();
-  return on;
+// A_i of k 129-192 held whole (one panel of up to 2 kTilePanel columns, tile_kernel's PW) in the 16-bit two-strip
+// kernels: one fill a job before its first chunk, shared by a block's column tiles, where the multi-panel kernels
+// fill a panel at a time and refill both for every column tile. Measured (H200, graph mode; docs/spmm-notes.md "A held
+// whole"), against the multi-panel kernels on 72 16-bit cells of k 136-256: at k 136-192 1.04-1.45x as fast in 26 of 28
+// (column-major d168 nb 64 0.74x, d176 nb 136 0.90x); at k 200-256, where the whole tile (64 x 264) leaves 3 blocks
+// an SM instead of 4, 14 faster and 18 slower (down to 0.68x). $SPB_SPMM_TILE_WIDE (development A/Bs): 1 forces it up
+// to k 256, 0 keeps the multi-panel kernels.
+inline int tile_wide_env() {
+  static const int v = [] { const char* e = std::getenv("SPB_SPMM_TILE_WIDE"); return e ? std::atoi(e) : -1; }();
+  return v;
 }
 template <typename T>
+inline int tile_wide_kmax() { return sizeof(T) != 2 || tile_wide_env() == 0 ? 0 : tile_wide_env() == 1 ? 2 * kTilePanel : 192; }
+template <typename T>
 inline bool tile_wide(const HostBatch<T>& h, int ms) {
-  return sizeof(T) == 2 && ms == 2 && h.max_k > kTilePanel && h.max_k <= 2 * kTilePanel && tile_wide_on();
+  return ms == 2 && h.max_k > kTilePanel && h.max_k <= tile_wide_kmax<T>();
 }
 template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm, int ms = 1) {
@@ -958,7 +964,7 @@ class Tile : public KernelMethod<T> {
   // The MP kernels read A only from their own arrays (apos, aval: places and values grouped by panel), the
   // one-panel kernels the batch's values: CSR (whose values they take) only for those.
   int parts_for(const HostBatch<T>& h) const override {
-    return h.max_k <= kTilePanel || (sizeof(T) == 2 && h.max_k <= 2 * kTilePanel && tile_wide_on()) ? DeviceBatch<T>::kCsr : 0;
+    return h.max_k <= kTilePanel || h.max_k <= tile_wide_kmax<T>() ? DeviceBatch<T>::kCsr : 0;  // (tile_wide: the CSR values)
   }
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
