@@ -818,10 +818,11 @@ inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm, int warps = kTileWar
 // A_i of k 129-192 held whole (one panel of up to 2 kTilePanel columns, tile_kernel's PW) in the 16-bit two-strip
 // kernels: one fill a job before its first chunk, shared by a block's column tiles, where the multi-panel kernels
 // fill a panel at a time and refill both for every column tile. Measured (H200, graph mode; docs/spmm-notes.md "A held
-// whole"), against the multi-panel kernels on 72 16-bit cells of k 136-256: at k 136-192 1.04-1.45x as fast in 26 of 28
-// (column-major d168 nb 64 0.74x, d176 nb 136 0.90x); at k 200-256, where the whole tile (64 x 264) leaves 3 blocks
-// an SM instead of 4, 14 faster and 18 slower (down to 0.68x). $SPB_SPMM_TILE_WIDE (development A/Bs): 1 forces it up
-// to k 256, 0 keeps the multi-panel kernels.
+// whole"), against the multi-panel kernels on 72 16-bit cells of k 136-256: at k 136-192 1.17x as fast (geometric mean
+// of 29), faster by 4-45 % in 25, slower in 2 (column-major d168 nb 64 0.74x, d176 nb 136 0.90x); at k 200-256, where
+// the whole tile (64 x 264) leaves 3 blocks an SM instead of 4, 15 faster and 18 slower (down to 0.68x). Its check set
+// (10 cells at k 136-192, written before the rule ran): 1.17x, 1.03-1.30x in 9, 0.97x in one. $SPB_SPMM_TILE_WIDE
+// (development A/Bs): 1 forces it up to k 256, 0 keeps the multi-panel kernels.
 inline int tile_wide_env() {
   static const int v = [] { const char* e = std::getenv("SPB_SPMM_TILE_WIDE"); return e ? std::atoi(e) : -1; }();
   return v;
