@@ -112,6 +112,14 @@ tests_phase() {
   sb gen --batch 150 --dim 120 --nnz-row 10:60 --seed 44 -o /tmp/tms2c.spb >/dev/null
   into=sanitizers step san-spmm-tile-ms2-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/tms2c.spb --nb 96,200 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-ms2-racecheck env SPB_SPMM_TILE_MS=2 compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 72 --precision bf16 --methods batched-tile --mode kernel --warmup 0 --samples 1
+  # ... with A_i of k 129-192 held whole (tile_wide; tw5: 20 row-major A_i of 136-192 rows and columns, empty rows; tw6: 20
+  # column-major of d176; two strips forced, as these batches are below the grid the plan wants for them)
+  sb gen --batch 20 --dim 136:192 --nnz-row 0:90 --seed 45 -o /tmp/tw5.spb >/dev/null 2>&1 || sb gen --batch 20 --dim 136:192 --nnz-row 1:90 --seed 45 -o /tmp/tw5.spb >/dev/null
+  sb gen --batch 20 --dim 176 --nnz-row 1:90 --seed 46 -o /tmp/tw6.spb >/dev/null
+  for t in memcheck racecheck; do
+    into=sanitizers step san-spmm-tile-wide-$t env SPB_SPMM_TILE_MS=2 compute-sanitizer --tool $t --error-exitcode 9 "$spmm" spmm --input /tmp/tw5.spb --nb 64,136 --precision bf16 --methods batched-tile --mode kernel --warmup 0 --samples 1
+    into=sanitizers step san-spmm-tile-wide-col-$t env SPB_SPMM_TILE_MS=2 compute-sanitizer --tool $t --error-exitcode 9 "$spmm" spmm --input /tmp/tw6.spb --nb 64,136 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
+  done
   # ... row-major in 64-row chunks (tile_kc) with one panel (tms2o: 200 A_i of 96-128 rows and columns, k not all multiples of 64)
   sb gen --batch 200 --dim 96:128 --nnz-row 10:40 --seed 45 -o /tmp/tms2o.spb >/dev/null
   into=sanitizers step san-spmm-tile-kc64-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/tms2o.spb --nb 104,200 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
