@@ -362,8 +362,8 @@ struct alignas(16) TileJob {
 // column-major f16 d64 nB 256 1.09x; docs/spmm-notes.md, "misaligned B and C").
 // MS: 16-row strips a warp (16-bit only): a warp's tile is 16 MS x 32, so that each B fragment serves MS A fragments
 // (a k step of MS x 4 products against MS + 2 fragment loads) and a block's columns grow to 32 x W / (BM / 16 MS).
-// PW: A's columns a panel, kTilePanel, or 2 kTilePanel in one-panel 16-bit two-strip kernels (A_i of k 129-256 held
-// whole, so that a block's column tiles share one fill; tile_wide).
+// PW: A's columns a panel, kTilePanel, or 2 kTilePanel in one-panel 16-bit two-strip kernels (A_i of up to 256 columns
+// held whole, so that a block's column tiles share one fill; the host's tile_wide takes them for k 129-192).
 template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false, int MS = 1, int PW = kTilePanel>
 __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (sizeof(T) == 4 && L == Layout::Row && BM >= 32 ? 8 : 0) : BM >= 32 ? (sizeof(T) == 8 ? 4 : 5) : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ aval, const int* __restrict__ qoff,
