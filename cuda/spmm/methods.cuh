@@ -992,7 +992,8 @@ class Tile : public KernelMethod<T> {
     kc_ = tile_kc(h, ms_);
     const int64_t njobs = tile_jobs(h, bm_);
     wide_ = tile_wide(h, ms_);
-    const TileGeom<T> g = tile_geom(h, bm_, warps_, ms_, wide_ ? 2 * kTilePanel : kTilePanel);
+    const int pw = wide_ ? 2 * kTilePanel : kTilePanel;  // A's columns a panel (the kernel's PW)
+    const TileGeom<T> g = tile_geom(h, bm_, warps_, ms_, pw);
     mp_ = h.max_k > kTilePanel && !wide_;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     if (!mp_) {  // one panel: CSR order, apos (16 bits: at most 64 x (kTilePanel + 8) places)
@@ -1092,7 +1093,7 @@ class Tile : public KernelMethod<T> {
     this->info_n["warps"] = warps_;
     this->info_n["strips_a_warp"] = ms_;
     this->info_n["a_panels"] = wide_ ? 1 : ceil_div(std::max(h.max_k, 1), kTilePanel);
-    this->info_n["a_panel_cols"] = wide_ ? 2 * kTilePanel : kTilePanel;
+    this->info_n["a_panel_cols"] = pw;
     this->info_s["a_fill"] = !mp_ ? "loads, one panel" : "groups of 8 places and values, a panel at a time";
     this->info_n["tile_cols"] = g.BN;
     this->info_n["chunk_rows"] = kc_;
@@ -1171,8 +1172,8 @@ class Tile : public KernelMethod<T> {
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
   int* arrivals_ = nullptr;
   size_t narrivals_ = 0;
-  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32;
-  bool wide_ = false;  // tile_wide: A_i held whole in one panel of 2 kTilePanel columns  // kc_: the kernel's KC (tile_kc)
+  int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32;  // kc_: the kernel's KC (tile_kc)
+  bool wide_ = false;  // tile_wide: A_i held whole in one panel of 2 kTilePanel columns
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };
