@@ -1671,7 +1671,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   const bool sparse16 = half && h.layout == Layout::Row && density >= 1.0 / 12 && density < 0.25 && h.nb >= 32;
   const std::string dens = sparse16 ? "16-bit row-major, density >= 1/12, nb >= 32" : "density >= 1/4";
   if (tensor && h.max_k > kTilePanel && (density >= 0.25 || sparse16) && h.nb > 8) {
-    // Rule 2t: 16-bit A_i of k > 200 where batched-tile takes two strips a warp (tile_strips_for: aligned, m >= 64, nb >
+    // Rule 2t: 16-bit A_i of k > 176 (density >= 1/4; else k > 200) where batched-tile takes two strips a warp (tile_strips_for: aligned, m >= 64, nb >
     // 32) and its 64-row jobs x 64-column tiles make two blocks an SM, or, past k 256, nb >= 96 below that grid. First
     // written for k > 256 above the grid from 36 H200 cells (docs/spmm-notes.md "two strips a warp"; its check set, 16
     // cells: 1.17x slab's speed in the 10 it moved). Widened on class data of the current kernels (H200, docs/spmm-notes.md
@@ -1680,10 +1680,15 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     // (1.06-1.66x; batch 8 of d1024, nb 96: 21.9 against slab's 36.3, where slab's 16-row slices left rule 2 to csr-flat
     // at 60.6 us) and slab in the 4 at nb 48-80 (1.02-1.36x). A row-major bound at nb 64 (slab below) was tried on a
     // check set and dropped: slab led at nb 40-48 only at k 208-240 (1.04-1.09x) and tile past it (0.71-0.82x slab's time).
-    if (half && h.max_k > 200) {
+    // From k > 176 at density >= 1/4, since batched-tile holds A_i of k 129-192 whole (tile_wide): on class data of that
+    // kernel (H200, docs/spmm-notes.md "rule 2t from k 176") tile led slab in 5 of the 7 cells at k 184-192 (1.14-1.27x;
+    // slab by 3 and 6 %) and slab in both at k 176 (1.18, 1.39x); earlier check sets had tile ahead at k 200 in both
+    // cells (1.36x, 1.12x). Below density 1/4 (row-major from 1/12) the bound stays at 200: no class data there.
+    const int k2t = density >= 0.25 ? 176 : 200;
+    if (half && h.max_k > k2t) {
       int bm = tile_bm;
       if (tile_strips_for(h, dev, misaligned16(h), bm) == 2 && (tile_two_blocks_sm(h, dev) || h.nb >= 96))
-        return {"batched-tile", "16-bit, k > 200, " + dens + ", and batched-tile's two strips a warp (aligned, m >= 64, nb > 32) with its 64-row jobs x 64-column tiles two blocks an SM or more (past k 256: or nb >= 96): dense A_i panels x B_i streamed once, tensor cores" + why};
+        return {"batched-tile", "16-bit, k > " + std::to_string(k2t) + ", " + dens + ", and batched-tile's two strips a warp (aligned, m >= 64, nb > 32) with its 64-row jobs x 64-column tiles two blocks an SM or more (past k 256: or nb >= 96): dense A_i panels x B_i streamed once, tensor cores" + why};
     }
     const SlabPlan sp = slab_plan(h, dev);
     if (sp.rows >= 32) {
@@ -1841,7 +1846,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
   return {{"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads; not column-major where k > 128, density >= 3/8, nb >= 4 and batched-tile's panels make two blocks an SM or more (row jobs x column tiles x k splits): rule 4", "batched-split"},
-          {"2t", "16-bit, k > 200 (largest A_i), density >= 1/4 (row-major: 1/12 with nb >= 32), where batched-tile takes two strips a warp (B and C 16-byte aligned, m >= 64, nb > 32) and its 64-row jobs x 64-column tiles make >= two blocks an SM (k > 256: or nb >= 96), tensor cores (sm_80+)", "batched-tile"},
+          {"2t", "16-bit, k > 176 (largest A_i) at density >= 1/4, k > 200 row-major at 1/12-1/4 with nb >= 32, where batched-tile takes two strips a warp (B and C 16-byte aligned, m >= 64, nb > 32) and its 64-row jobs x 64-column tiles make >= two blocks an SM (k > 256: or nb >= 96), tensor cores (sm_80+)", "batched-tile"},
           {"2", "k > 128 (largest A_i), density >= 1/4 (16-bit row-major: 1/12 with nb >= 32), nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
           {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 6)", "batched-tile"},
           {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},

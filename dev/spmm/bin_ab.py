@@ -1,8 +1,8 @@
 # dev/spmm/bin_dev.sh ab: CELLS.json = {"inputs": {name: "spbench gen arguments"}, "cells": [[label, input, nb, precision, layout], ...]}
 import json, os, statistics, subprocess, sys
 spec = json.load(open(sys.argv[1]))
-for name, args in spec["inputs"].items():
-    subprocess.run(["node", "bin/spbench.js", "gen", *args.split(), "-o", f"/tmp/{name}.spb"], check=True, capture_output=True)
+for name, args in spec["inputs"].items():  # (made here unless already there: inputs made elsewhere need no Node on the GPU machine)
+    if not os.path.exists(f"/tmp/{name}.spb"): subprocess.run(["node", "bin/spbench.js", "gen", *args.split(), "-o", f"/tmp/{name}.spb"], check=True, capture_output=True)
 variants = json.loads(os.environ.get("VARIANTS", '[["base", {}]]'))
 named = "," in os.environ.get("M", "")  # several methods: each figure under its method's name
 pick = lambda j: f"({j['info']['choice']})" if j["method"] == "auto" and "choice" in j.get("info", {}) else ""  # auto: the method it ran
