@@ -833,19 +833,6 @@ template <typename T>
 inline bool tile_wide(const HostBatch<T>& h, int ms) {
   return ms == 2 && h.max_k > kTilePanel && h.max_k <= tile_wide_kmax<T>();
 }
-// Item runs (tile_kernel's SEQ) for the one-panel 16-bit two-strip kernels (A_i of k <= 128, or held whole to k 192):
-// the grid one block a slot of a wave, each block a contiguous run of the (job, column tile) items, its B pipeline
-// running on across them, A filled again where the job changes; blocks of up to 4 column tiles of one job made whole
-// extra waves (f16 d176, 44 a row, nb 128: 12.6 us at 176 matrices, one wave, 20.5 at 200; docs/spmm-notes.md "item
-// runs"). $SPB_SPMM_TILE_SEQ=0 (development A/Bs) keeps the blocks of column tiles.
-inline int tile_seq_env() {
-  static const int v = [] { const char* e = std::getenv("SPB_SPMM_TILE_SEQ"); return e ? std::atoi(e) : -1; }();
-  return v;
-}
-template <typename T>
-inline bool tile_seq(const HostBatch<T>& h, int ms) {
-  return sizeof(T) == 2 && ms == 2 && (h.max_k <= kTilePanel || tile_wide(h, ms)) && tile_seq_env() != 0;
-}
 template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm, int ms = 1) {
   return tile_geom(h, bm, kTileWarps, ms).bytes <= dev.budget_one();
@@ -1005,7 +992,6 @@ class Tile : public KernelMethod<T> {
     kc_ = tile_kc(h, ms_);
     const int64_t njobs = tile_jobs(h, bm_);
     wide_ = tile_wide(h, ms_);
-    seq_ = tile_seq(h, ms_);
     const int pw = wide_ ? 2 * kTilePanel : kTilePanel;  // A's columns a panel (the kernel's PW)
     const TileGeom<T> g = tile_geom(h, bm_, warps_, ms_, pw);
     mp_ = h.max_k > kTilePanel && !wide_;
@@ -1113,14 +1099,6 @@ class Tile : public KernelMethod<T> {
     this->info_n["chunk_rows"] = kc_;
     this->info_n["jobs"] = double(njobs);
     this->info_n["col_tiles_a_block"] = per_;
-    this->info_n["item_runs"] = seq_ ? 1 : 0;
-    if (seq_) {  // item runs (tile_seq): a block a slot of the wave (or an item), each a contiguous run of the items
-      const int64_t items = njobs * nct_;
-      if (items >= (1ll << 31)) throw std::runtime_error("batched-tile: more items than an int counts");
-      grid_ = h.nb > 0 ? std::min(items, wave) : 0;
-      per_ = int(items);  // (the SEQ kernels' `per`: the items)
-      this->info_n["col_tiles_a_block"] = grid_ ? double(items) / double(grid_) : 0;
-    }
     this->info_n["k_split"] = split_;
     this->info_n["smem_bytes"] = double(smem_);
     this->info_n["blocks_sm"] = res;
@@ -1142,9 +1120,8 @@ class Tile : public KernelMethod<T> {
               constexpr bool X = decltype(Xc)::value;
               // Two strips a warp in 64-row jobs (tile_strips_for): 16-bit, aligned, 4 warps.
               if constexpr (sizeof(T) == 2 && !X && W == kTileWarps) {
-                if constexpr (!M) {  // (seq_: item runs, tile_seq)
-                  if (wide_) return seq_ ? f(tile_kernel<T, LL, 64, false, KC, W, false, 2, 2 * kTilePanel, true>) : f(tile_kernel<T, LL, 64, false, KC, W, false, 2, 2 * kTilePanel>);
-                  if (ms_ == 2 && seq_) return f(tile_kernel<T, LL, 64, false, KC, W, false, 2, kTilePanel, true>);
+                if constexpr (!M) {
+                  if (wide_) return f(tile_kernel<T, LL, 64, false, KC, W, false, 2, 2 * kTilePanel>);
                 }
                 if (ms_ == 2) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2>);
               }
@@ -1191,7 +1168,6 @@ class Tile : public KernelMethod<T> {
   T* aval_ = nullptr;
   int* qoff_ = nullptr;
   bool mp_ = false;  // an A_i wider than a panel: the MP kernels
-  bool seq_ = false;  // item runs (tile_seq)
   bool mis_ = false;  // misaligned16: the MIS kernels
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
   int* arrivals_ = nullptr;

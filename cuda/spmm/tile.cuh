@@ -364,7 +364,7 @@ struct alignas(16) TileJob {
 // (a k step of MS x 4 products against MS + 2 fragment loads) and a block's columns grow to 32 x W / (BM / 16 MS).
 // PW: A's columns a panel, kTilePanel, or 2 kTilePanel in one-panel 16-bit two-strip kernels (A_i of up to 256 columns
 // held whole, so that a block's column tiles share one fill; the host's tile_wide takes them for k 129-192).
-template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false, int MS = 1, int PW = kTilePanel, bool SEQ = false>
+template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false, int MS = 1, int PW = kTilePanel>
 __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (sizeof(T) == 4 && L == Layout::Row && BM >= 32 ? 8 : 0) : BM >= 32 ? (sizeof(T) == 8 ? 4 : 5) : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ aval, const int* __restrict__ qoff,
                 const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per,
@@ -390,42 +390,30 @@ __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (si
   A_t* Cs = reinterpret_cast<A_t*>(tile_smem + g.c_off);  // f32, 16-bit: the column tile's sums
   const int ap = g.apitch, bp = g.bpitch, cp = g.cpitch;
 
-  static_assert(!SEQ || (!MP && !MIS), "item ranges: one-panel aligned kernels");
-  // Items: a block's column tiles of its job, ct0 .. ct1 (u = ct); SEQ: items u0 .. u1 of all jobs' (job, column tile)
-  // pairs in order (u = jb nct + ct; `per` is then their count), a block a contiguous run of them (the grid's blocks
-  // as many as an SM holds x SMs, or the items): the runs differ by at most one item, where blocks of `per` column
-  // tiles made whole extra waves; a block's B pipeline runs on across items and jobs, A is filled again where the job
-  // changes (docs/spmm-notes.md "item runs").
-  const int64_t nitems = per;
-  const int u0 = SEQ ? int(int64_t(blockIdx.x) * nitems / gridDim.x) : 0, u1 = SEQ ? int(int64_t(blockIdx.x + 1) * nitems / gridDim.x) : 0;
-  const int nchunks = SEQ ? 1 : (nct + per - 1) / per;
+  const int nchunks = (nct + per - 1) / per;
   const int split = MP ? int(blockIdx.x % ksplit) : 0, bid = MP ? int(blockIdx.x / ksplit) : int(blockIdx.x);
-  int jb = SEQ ? u0 / nct : bid / nchunks;
-  const int chunk = bid - jb * nchunks;
-  TileJob job = jobs[jb];
-  int m = job.m, r0 = job.r0, bm = job.bm, c0 = job.c0, k = job.k;
-  const int ct0 = SEQ ? u0 : chunk * per, ct1 = SEQ ? u1 : min(nct, ct0 + per);
+  const int jb = bid / nchunks, chunk = bid - jb * nchunks;
+  const TileJob job = jobs[jb];
+  const int m = job.m, r0 = job.r0, bm = job.bm, c0 = job.c0, k = job.k;
+  const int ct0 = chunk * per, ct1 = min(nct, ct0 + per);
   if (ct0 >= ct1) return;  // uniform over the block: before any barrier
-  int nk = max(1, (k + kTileK - 1) / kTileK);
+  const int nk = max(1, (k + kTileK - 1) / kTileK);
   constexpr int PC = PW / kTileK;  // chunks a panel
   // MP, ksplit > 1 (grids under a wave): the block takes panels p0 .. p1 of its job's k, and the column
   // tile's partial sums meet in `part` (see the column tile's end); kc0 .. kc1: its chunks (one-panel: all).
   const int np = (k + kTilePanel - 1) / kTilePanel;
   const int p0 = MP ? split * np / ksplit : 0, p1 = MP ? (split + 1) * np / ksplit : 1;
-  const int kc0 = MP ? p0 * PC : 0, kc1_ = MP ? min(nk, p1 * PC) : nk;
-  const int kc1 = kc1_;  // (SEQ: the loop over items takes each job's)
+  const int kc0 = MP ? p0 * PC : 0, kc1 = MP ? min(nk, p1 * PC) : nk;
   const bool multi = MP && k > kTilePanel;  // uniform over the block
   const T* Bi = B + int64_t(c0) * nb;
   T* Ci = C + int64_t(job.row - r0) * nb;  // C_i: X's rows, in C's layout
   // 16-byte copies where every address of the B_i chunk is a multiple of 16 bytes (cudaMalloc'd base).
-  auto vec_b = [&](int c, int kk) { return row ? nb % V == 0 : (kk % V == 0 && (int64_t(c) * nb) % V == 0); };
-  const bool vecB = vec_b(c0, k);
+  const bool vecB = row ? nb % V == 0 : (k % V == 0 && (int64_t(c0) * nb) % V == 0);
 
   // B chunk (column tile ct, rows kTileK * kc on) into stage st. Rows past k_i are zeros (they meet A's
   // zero padding; garbage there could be NaN); columns past nb are left as they are (they only reach
   // C's columns past nb, which are not stored).
-  // (Bi, k, vecB: the issuing job's; SEQ: the job whose chunks go out, which may be ahead of the one being multiplied)
-  auto issue = [&](const T* Bi, int k, bool vecB, int ct, int kc, T* st) {
+  auto issue = [&](int ct, int kc, T* st) {
     const int j0 = ct * BN, wc = min(BN, nb - j0);
     const int k0 = kc * kTileK, kr = min(kTileK, k - k0);
     // MP kernels, a whole chunk (every row inside k_i, every column inside nb; uniform over the block):
@@ -497,26 +485,10 @@ __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (si
   };
   // Chunks in order: (ct0, kc0), (ct0, kc0 + 1), ..., (ct0 + 1, kc0), ...; `ic`/`ik`: the next one to issue.
   int ic = kc0 < kc1 ? ct0 : ct1, ik = kc0, is = 0;
-  // SEQ: the issuing job (ijb) and its B_i, k, copies, chunks; the next job's c0 and k loaded one job ahead.
-  int ijb = jb, ik1 = kc1, nc0 = 0, nkk = 0;
-  const T* iBi = Bi;
-  int ikk = k;
-  bool ivec = vecB;
-  auto ahead = [&](int j) { if (j < (nitems - 1) / nct + 1 && j * nct < ct1) nc0 = __ldg(&jobs[j].c0), nkk = __ldg(&jobs[j].k); };
-  if constexpr (SEQ) ahead(jb + 1);
   auto issue_next = [&]() {
     if (ic < ct1) {
-      if constexpr (SEQ) {
-        if (ic / nct != ijb) {  // (ic, chunk 0) starts the next job
-          ++ijb, iBi = B + int64_t(nc0) * nb, ikk = nkk, ivec = vec_b(nc0, nkk), ik1 = max(1, (nkk + kTileK - 1) / kTileK);
-          ahead(ijb + 1);
-        }
-        issue(iBi, ikk, ivec, ic - ijb * nct, ik, Bs + size_t(is) * g.stage);
-        if (++ik == ik1) { ik = 0; ++ic; }
-      } else {
-        issue(Bi, k, vecB, ic, ik, Bs + size_t(is) * g.stage);
-        if (++ik == kc1) { ik = kc0; ++ic; }
-      }
+      issue(ic, ik, Bs + size_t(is) * g.stage);
+      if (++ik == kc1) { ik = kc0; ++ic; }
       is = is + 1 == kStages ? 0 : is + 1;
     }
     cp_async_commit();
@@ -605,26 +577,10 @@ __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (si
   unsigned a_lane = 0, b_lane = 0;        // kPair: the lane's parts of its fragment addresses
   if constexpr (Op::kPair) a_lane = Op::a_lane(ap, lane), b_lane = Op::template b_lane<row>(bp, lane);
   const bool vecC2 = nb % 2 == 0;        // direct, row-major: a lane's two columns are one aligned pair
-  auto vec_c = [&]() { return row ? nb % V == 0 : (m % V == 0 && (int64_t(job.row - r0) * nb) % V == 0); };
-  bool vecC = vec_c();
+  const bool vecC = row ? nb % V == 0 : (m % V == 0 && (int64_t(job.row - r0) * nb) % V == 0);
 
   int cs = 0;  // stage of the chunk in hand
-  for (int it = ct0; it < ct1; ++it) {
-    int ct = it;
-    if constexpr (SEQ) {
-      ct = it - jb * nct;
-      if (ct == nct) {  // the next job: everyone is done with A (and the staged C) before it is filled again
-        ++jb, ct = 0;
-        __syncthreads();
-        job = jobs[jb];
-        m = job.m, r0 = job.r0, bm = job.bm, k = job.k;
-        nk = max(1, (k + kTileK - 1) / kTileK);
-        Ci = C + int64_t(job.row - r0) * nb;
-        vecC = vec_c();
-        fill(0);
-      }
-    }
-    const int kc1 = SEQ ? nk : kc1_;
+  for (int ct = ct0; ct < ct1; ++ct) {
     const int j0 = ct * BN, wc = min(BN, nb - j0);
     const int nt = min(NT, (wc - cg * WN + 7) / 8);  // this warp's n8 tiles with columns below nb (uniform)
     const bool active = strip * 16 * MS < bm && nt > 0;

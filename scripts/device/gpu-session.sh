@@ -120,14 +120,6 @@ tests_phase() {
     into=sanitizers step san-spmm-tile-wide-$t env SPB_SPMM_TILE_MS=2 compute-sanitizer --tool $t --error-exitcode 9 "$spmm" spmm --input /tmp/tw5.spb --nb 64,136 --precision bf16 --methods batched-tile --mode kernel --warmup 0 --samples 1
     into=sanitizers step san-spmm-tile-wide-col-$t env SPB_SPMM_TILE_MS=2 compute-sanitizer --tool $t --error-exitcode 9 "$spmm" spmm --input /tmp/tw6.spb --nb 64,136 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   done
-  # ... in item runs (tile_seq: a block a contiguous run of (job, column tile) items across jobs; ts1: 150 row-major A_i of
-  # 96-128 rows, one panel, jobs of 32-64 rows; ts2: 150 column-major of d176, A_i held whole; nB 200: 4 column tiles a job)
-  sb gen --batch 150 --dim 96:128 --nnz-row 0:40 --seed 47 -o /tmp/ts1.spb >/dev/null 2>&1 || sb gen --batch 150 --dim 96:128 --nnz-row 1:40 --seed 47 -o /tmp/ts1.spb >/dev/null
-  sb gen --batch 150 --dim 176 --nnz-row 1:90 --seed 48 -o /tmp/ts2.spb >/dev/null
-  for t in memcheck racecheck; do
-    into=sanitizers step san-spmm-tile-seq-$t compute-sanitizer --tool $t --error-exitcode 9 "$spmm" spmm --input /tmp/ts1.spb --nb 200 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
-    into=sanitizers step san-spmm-tile-seq-wide-col-$t compute-sanitizer --tool $t --error-exitcode 9 "$spmm" spmm --input /tmp/ts2.spb --nb 200 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
-  done
   # ... row-major in 64-row chunks (tile_kc) with one panel (tms2o: 200 A_i of 96-128 rows and columns, k not all multiples of 64)
   sb gen --batch 200 --dim 96:128 --nnz-row 10:40 --seed 45 -o /tmp/tms2o.spb >/dev/null
   into=sanitizers step san-spmm-tile-kc64-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/tms2o.spb --nb 104,200 --precision f16 --methods batched-tile --mode kernel --warmup 0 --samples 1
