@@ -833,15 +833,6 @@ template <typename T>
 inline bool tile_wide(const HostBatch<T>& h, int ms) {
   return ms == 2 && h.max_k > kTilePanel && h.max_k <= tile_wide_kmax<T>();
 }
-// 128-row jobs, 8 warps (4 strips of 32 rows x 2 column groups; tile_kernel's BM 128, W 8) for the one-panel 16-bit
-// two-strip kernels (k <= 128, or A_i held whole): B_i read once a 128 rows instead of 64 (A_i of m 65-128 once in
-// all). $SPB_SPMM_TILE_TALL=1 (development A/Bs) takes them where A_i have more than 64 rows and the tile fits a block.
-template <typename T>
-inline bool tile_tall(const HostBatch<T>& h, const DeviceInfo& dev, int ms, bool wide) {
-  const char* e = std::getenv("SPB_SPMM_TILE_TALL");
-  if (!e || std::atoi(e) != 1 || sizeof(T) != 2 || ms != 2 || h.max_m <= 64 || (h.max_k > kTilePanel && !wide)) return false;
-  return TileGeom<T>(128, h.max_k, h.layout == Layout::Row, tile_kc(h, ms), 8, ms, wide ? 2 * kTilePanel : kTilePanel).bytes <= dev.budget_one();
-}
 template <typename T>
 inline bool tile_fits(const HostBatch<T>& h, const DeviceInfo& dev, int bm, int ms = 1) {
   return tile_geom(h, bm, kTileWarps, ms).bytes <= dev.budget_one();
@@ -999,16 +990,14 @@ class Tile : public KernelMethod<T> {
     mis_ = misaligned16(h);
     ms_ = tile_strips_for(h, dev, mis_, bm_);  // (may make bm_ 64)
     kc_ = tile_kc(h, ms_);
-    wide_ = tile_wide(h, ms_);
-    tall_ = tile_tall(h, dev, ms_, wide_);
-    if (tall_) bm_ = 128, warps_ = 8;
     const int64_t njobs = tile_jobs(h, bm_);
+    wide_ = tile_wide(h, ms_);
     const int pw = wide_ ? 2 * kTilePanel : kTilePanel;  // A's columns a panel (the kernel's PW)
     const TileGeom<T> g = tile_geom(h, bm_, warps_, ms_, pw);
     mp_ = h.max_k > kTilePanel && !wide_;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     if (!mp_) {  // one panel: CSR order, apos (16 bits: at most 64 x (kTilePanel + 8) places)
-      static_assert(128 * (2 * kTilePanel + 8) <= 65536, "a one-panel tile's places fit apos's 16 bits (wide panels and 128-row jobs too)");
+      static_assert(64 * (2 * kTilePanel + 8) <= 65536, "a one-panel tile's places fit apos's 16 bits (wide panels too)");
       apos_h_ = Pinned<uint16_t>(size_t(std::max<int64_t>(h.total_nnz, 1)));
       for (int i = 0, j = 0; i < h.batch; ++i)
         for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
@@ -1132,7 +1121,6 @@ class Tile : public KernelMethod<T> {
               // Two strips a warp in 64-row jobs (tile_strips_for): 16-bit, aligned, 4 warps.
               if constexpr (sizeof(T) == 2 && !X && W == kTileWarps) {
                 if constexpr (!M) {
-                  if (tall_) return wide_ ? f(tile_kernel<T, LL, 128, false, KC, 8, false, 2, 2 * kTilePanel>) : f(tile_kernel<T, LL, 128, false, KC, 8, false, 2>);
                   if (wide_) return f(tile_kernel<T, LL, 64, false, KC, W, false, 2, 2 * kTilePanel>);
                 }
                 if (ms_ == 2) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2>);
@@ -1180,7 +1168,6 @@ class Tile : public KernelMethod<T> {
   T* aval_ = nullptr;
   int* qoff_ = nullptr;
   bool mp_ = false;  // an A_i wider than a panel: the MP kernels
-  bool tall_ = false;  // 128-row jobs of 8 warps (tile_tall)
   bool mis_ = false;  // misaligned16: the MIS kernels
   acc_t<T>* part_ = nullptr;  // split k: partial sums of every (column tile, split), and arrivals a tile
   int* arrivals_ = nullptr;

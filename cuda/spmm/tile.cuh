@@ -365,7 +365,7 @@ struct alignas(16) TileJob {
 // PW: A's columns a panel, kTilePanel, or 2 kTilePanel in one-panel 16-bit two-strip kernels (A_i of up to 256 columns
 // held whole, so that a block's column tiles share one fill; the host's tile_wide takes them for k 129-192).
 template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false, int MS = 1, int PW = kTilePanel>
-__global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? (W == 8 ? 2 : 4) : 3) : !MP ? (sizeof(T) == 4 && L == Layout::Row && BM >= 32 ? 8 : 0) : BM >= 32 ? (sizeof(T) == 8 ? 4 : 5) : 0)
+__global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (sizeof(T) == 4 && L == Layout::Row && BM >= 32 ? 8 : 0) : BM >= 32 ? (sizeof(T) == 8 ? 4 : 5) : 0)
     tile_kernel(const TileJob* __restrict__ jobs, const uint16_t* __restrict__ apos, const T* __restrict__ aval, const int* __restrict__ qoff,
                 const T* __restrict__ val, const T* __restrict__ B, T* __restrict__ C, int nb, int kmax, int nct, int per,
                 int ksplit, acc_t<T>* __restrict__ part, int* __restrict__ arrivals) {
@@ -375,8 +375,7 @@ __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? (W == 8 ? 2 : 4) :
   constexpr bool row = L == Layout::Row;
   constexpr int V = 16 / sizeof(T);  // values a 16-byte copy or store
   constexpr int WN = kTileWN, NT = WN / 8;                  // a warp's columns, as n8 tiles
-  static_assert(W == kTileWarps || (sizeof(T) == 8 && !MP) || (W == 8 && BM == 128 && MS == 2 && !MP),
-                "other warp counts: f64 one-panel kernels, and 16-bit two-strip one-panel ones of 128-row jobs");
+  static_assert(W == kTileWarps || (sizeof(T) == 8 && !MP), "other warp counts: f64 one-panel kernels only");
   static_assert(!MIS || sizeof(T) == 2, "misaligned kernels: 16-bit only");
   constexpr int kThreads = 32 * W;
   static_assert(MS == 1 || (sizeof(T) == 2 && BM % (16 * MS) == 0 && W % (BM / (16 * MS)) == 0), "strips a warp: 16-bit, whole warps a row");
