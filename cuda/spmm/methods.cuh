@@ -1681,9 +1681,11 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
     // at 60.6 us) and slab in the 4 at nb 48-80 (1.02-1.36x). A row-major bound at nb 64 (slab below) was tried on a
     // check set and dropped: slab led at nb 40-48 only at k 208-240 (1.04-1.09x) and tile past it (0.71-0.82x slab's time).
     // From k > 176 at density >= 1/4, since batched-tile holds A_i of k 129-192 whole (tile_wide): on class data of that
-    // kernel (H200, docs/spmm-notes.md "rule 2t from k 176") tile led slab in 5 of the 7 cells at k 184-192 (1.14-1.27x;
+    // kernel (H200, docs/spmm-notes.md "rule 2t from k 176") tile led slab in 5 of the 7 cells at k 184-192 (1.06-1.28x;
     // slab by 3 and 6 %) and slab in both at k 176 (1.18, 1.39x); earlier check sets had tile ahead at k 200 in both
-    // cells (1.36x, 1.12x). Below density 1/4 (row-major from 1/12) the bound stays at 200: no class data there.
+    // cells (1.36x, 1.12x). Below density 1/4 (row-major from 1/12) the bound stays at 200: no class data there. Its check
+    // set (13 cells it moves, k 184-200, written before it ran): `auto` 1.05x as fast (0.91-1.32x), within 10 % of our
+    // best in all 13 (9 before).
     const int k2t = density >= 0.25 ? 176 : 200;
     if (half && h.max_k > k2t) {
       int bm = tile_bm;
