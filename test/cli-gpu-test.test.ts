@@ -36,8 +36,8 @@ test('gpu-test: the f16/bf16 spmm cases pass on the CPU backend (odd sizes, both
   const pass = r.stdout.split('\n').filter((l) => l.startsWith('PASS spmm: f16/bf16'));
   assert.equal(pass.length, 37, r.stdout);
   // batched-tile's two strips a warp: multi-panel and one-panel row-major and multi-panel column-major in 64-row chunks,
-  // one-panel column-major in 32-row ones
-  assert.equal(pass.filter((l) => /two strips a warp/.test(l)).length, 6, r.stdout);
+  // one-panel column-major in 32-row ones (4), and the three rule 2t cases below
+  assert.equal(pass.filter((l) => /two strips a warp/.test(l)).length, 7, r.stdout);
   // and `auto`'s rule 2t from k 200 (above tile's grid bound; from k 176 at density >= 1/4) and past k 256 below it, and rule
   // 2's 16-bit clause from density 1/12
   assert.equal(pass.filter((l) => /auto takes batched-tile with two strips a warp .*rule 2t/.test(l)).length, 3, r.stdout);
