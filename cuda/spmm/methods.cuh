@@ -815,7 +815,7 @@ template <typename T>
 inline TileGeom<T> tile_geom(const HostBatch<T>& h, int bm, int warps = kTileWarps, int ms = 1, int pw = kTilePanel) {
   return TileGeom<T>(bm, h.max_k, h.layout == Layout::Row, tile_kc(h, ms), warps, ms, pw);
 }
-// A_i of k 129-192 held whole (one panel of up to 2 kTilePanel columns, tile_kernel's PW) in the 16-bit two-strip
+// A_i of k 129-192 held whole (one panel of up to kTileWidePanel columns, tile_kernel's PW) in the 16-bit two-strip
 // kernels: one fill a job before its first chunk, shared by a block's column tiles, where the multi-panel kernels
 // fill a panel at a time and refill both for every column tile. Measured (H200, graph mode; docs/spmm-notes.md "A held
 // whole"), against the multi-panel kernels on 72 16-bit cells of k 136-256: at k 136-192 1.17x as fast (geometric mean
@@ -828,7 +828,7 @@ inline int tile_wide_env() {
   return v;
 }
 template <typename T>
-inline int tile_wide_kmax() { return sizeof(T) != 2 || tile_wide_env() == 0 ? 0 : tile_wide_env() == 1 ? 2 * kTilePanel : 192; }
+inline int tile_wide_kmax() { return sizeof(T) != 2 || tile_wide_env() == 0 ? 0 : tile_wide_env() == 1 ? kTileWidePanel : 192; }
 template <typename T>
 inline bool tile_wide(const HostBatch<T>& h, int ms) {
   return ms == 2 && h.max_k > kTilePanel && h.max_k <= tile_wide_kmax<T>();
@@ -992,12 +992,12 @@ class Tile : public KernelMethod<T> {
     kc_ = tile_kc(h, ms_);
     const int64_t njobs = tile_jobs(h, bm_);
     wide_ = tile_wide(h, ms_);
-    const int pw = wide_ ? 2 * kTilePanel : kTilePanel;  // A's columns a panel (the kernel's PW)
+    const int pw = wide_ ? kTileWidePanel : kTilePanel;  // A's columns a panel (the kernel's PW)
     const TileGeom<T> g = tile_geom(h, bm_, warps_, ms_, pw);
     mp_ = h.max_k > kTilePanel && !wide_;
     jobs_h_ = Pinned<TileJob>(size_t(std::max<int64_t>(njobs, 1)));
     if (!mp_) {  // one panel: CSR order, apos (16 bits: at most 64 x (kTilePanel + 8) places)
-      static_assert(64 * (2 * kTilePanel + 8) <= 65536, "a one-panel tile's places fit apos's 16 bits (wide panels too)");
+      static_assert(64 * (kTileWidePanel + 8) <= 65536, "a one-panel tile's places fit apos's 16 bits (wide panels too)");
       apos_h_ = Pinned<uint16_t>(size_t(std::max<int64_t>(h.total_nnz, 1)));
       for (int i = 0, j = 0; i < h.batch; ++i)
         for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
@@ -1121,7 +1121,7 @@ class Tile : public KernelMethod<T> {
               // Two strips a warp in 64-row jobs (tile_strips_for): 16-bit, aligned, 4 warps.
               if constexpr (sizeof(T) == 2 && !X && W == kTileWarps) {
                 if constexpr (!M) {
-                  if (wide_) return f(tile_kernel<T, LL, 64, false, KC, W, false, 2, 2 * kTilePanel>);
+                  if (wide_) return f(tile_kernel<T, LL, 64, false, KC, W, false, 2, kTileWidePanel>);
                 }
                 if (ms_ == 2) return f(tile_kernel<T, LL, 64, M, KC, W, X, 2>);
               }
@@ -1173,7 +1173,7 @@ class Tile : public KernelMethod<T> {
   int* arrivals_ = nullptr;
   size_t narrivals_ = 0;
   int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32;  // kc_: the kernel's KC (tile_kc)
-  bool wide_ = false;  // tile_wide: A_i held whole in one panel of 2 kTilePanel columns
+  bool wide_ = false;  // tile_wide: A_i held whole in one panel of kTileWidePanel columns
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };
@@ -1671,8 +1671,9 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   const bool sparse16 = half && h.layout == Layout::Row && density >= 1.0 / 12 && density < 0.25 && h.nb >= 32;
   const std::string dens = sparse16 ? "16-bit row-major, density >= 1/12, nb >= 32" : "density >= 1/4";
   if (tensor && h.max_k > kTilePanel && (density >= 0.25 || sparse16) && h.nb > 8) {
-    // Rule 2t: 16-bit A_i of k > 176 (density >= 1/4; else k > 200) where batched-tile takes two strips a warp (tile_strips_for: aligned, m >= 64, nb >
-    // 32) and its 64-row jobs x 64-column tiles make two blocks an SM, or, past k 256, nb >= 96 below that grid. First
+    // Rule 2t: 16-bit A_i of k > 176 (density >= 1/4; else k > 200) where batched-tile takes two strips a warp
+    // (tile_strips_for: aligned, m >= 64, nb > 32) and its 64-row jobs x 64-column tiles make two blocks an SM, or, past
+    // k 256, nb >= 96 below that grid. First
     // written for k > 256 above the grid from 36 H200 cells (docs/spmm-notes.md "two strips a warp"; its check set, 16
     // cells: 1.17x slab's speed in the 10 it moved). Widened on class data of the current kernels (H200, docs/spmm-notes.md
     // "rule 2t from k 200"): at k 160-256 above the grid tile led slab in 7 of 8 cells at k >= 208 (1.07-1.44x) and

@@ -32,6 +32,8 @@ constexpr int kTileWarps = 4, kTileThreads = 32 * kTileWarps;
 // as k, or as two blocks an SM allow, was 15-45 % faster where the grid is small and up to 2.2x slower
 // where it fills the SMs; a runtime width cost the f32 kernels 8-32 registers and 5-27 %: docs/spmm-notes.md.)
 constexpr int kTilePanel = 128;
+// A_i held whole (tile_kernel's PW in the one-panel 16-bit two-strip kernels; the host's tile_wide): two panels' width.
+constexpr int kTileWidePanel = 2 * kTilePanel;
 constexpr unsigned kTilePad = 0xffffu;  // MP: a padding place (a tile has at most 64 x (kTilePanel + 8) places)
 // Rows of B_i a pipeline stage (the kernels' KC): 32; 64 for 16-bit batches whose widest A_i is one panel
 // of whole 64-row chunks (k = 64 or 128), and in the two-strip kernels where row-major or k > 160 (the host's
@@ -362,7 +364,7 @@ struct alignas(16) TileJob {
 // column-major f16 d64 nB 256 1.09x; docs/spmm-notes.md, "misaligned B and C").
 // MS: 16-row strips a warp (16-bit only): a warp's tile is 16 MS x 32, so that each B fragment serves MS A fragments
 // (a k step of MS x 4 products against MS + 2 fragment loads) and a block's columns grow to 32 x W / (BM / 16 MS).
-// PW: A's columns a panel, kTilePanel, or 2 kTilePanel in one-panel 16-bit two-strip kernels (A_i of up to 256 columns
+// PW: A's columns a panel, kTilePanel, or kTileWidePanel in one-panel 16-bit two-strip kernels (A_i of up to 256 columns
 // held whole, so that a block's column tiles share one fill; the host's tile_wide takes them for k 129-192).
 template <typename T, Layout L, int BM, bool MP, int KC = 32, int W = kTileWarps, bool MIS = false, int MS = 1, int PW = kTilePanel>
 __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (sizeof(T) == 4 && L == Layout::Row && BM >= 32 ? 8 : 0) : BM >= 32 ? (sizeof(T) == 8 ? 4 : 5) : 0)
@@ -383,7 +385,7 @@ __global__ void __launch_bounds__(32 * W, MS > 1 ? (MS == 2 ? 4 : 3) : !MP ? (si
   constexpr bool direct = tile_direct_c<T>(row);
   constexpr int kStages = tile_stages<T>(row, KC), kTileK = KC;
   extern __shared__ __align__(128) unsigned char tile_smem[];
-  static_assert(PW == kTilePanel || (!MP && MS == 2 && sizeof(T) == 2 && PW == 2 * kTilePanel), "wide panels: one-panel 16-bit two-strip kernels");
+  static_assert(PW == kTilePanel || (!MP && MS == 2 && sizeof(T) == 2 && PW == kTileWidePanel), "wide panels: one-panel 16-bit two-strip kernels");
   const TileGeom<T> g(BM, kmax, row, KC, W, MS, PW);
   T* As = reinterpret_cast<T*>(tile_smem);
   T* Bs = reinterpret_cast<T*>(tile_smem + g.b_off);
