@@ -19,7 +19,6 @@
 #include "staged.cuh"
 #include "tile.cuh"
 #include "slab.cuh"
-#include "pipe.cuh"
 #include "mma.cuh"
 #include "split.cuh"
 
@@ -1350,39 +1349,6 @@ inline int slab_small_acc_k() {
   return k;
 }
 
-// batched-slab's persistent kernel (slab_pipe_kernel): A buffers, B stages and the staging of a matrix's nonzeros
-// (qv vectors: the most a matrix's span, pipe_qvecs). Two A buffers (the next matrix scattered while this one is
-// multiplied) where they leave room for two B stages, else one; then as many stages as the shared memory holds, up to
-// kPipeMaxStages. {0, 0} where not even one buffer and two stages fit.
-struct PipePlan {
-  int na = 0, ns = 0, qv = 0;
-  size_t bytes = 0;
-};
-template <typename T>
-inline PipePlan pipe_plan(const HostBatch<T>& h, const DeviceInfo& dev) {
-  const size_t budget = dev.budget_one();
-  int qv = 0;
-  for (int i = 0; i < h.batch; ++i) qv = std::max(qv, pipe_qvecs(h.rp[h.row_off[i]], h.rp[h.row_off[i + 1]]));
-  for (int na = 2; na >= 1; --na) {
-    const PipeGeom<T> g(h.max_m, h.max_k, qv, na, 0);
-    if (g.b_off + 2 * g.b_bytes > budget) continue;
-    int ns = int(std::min<size_t>(kPipeMaxStages, (budget - g.b_off) / g.b_bytes));
-    if (const char* e = std::getenv("SPB_SPMM_PIPE_NS")) ns = std::clamp(std::atoi(e), 2, ns);  // (development A/Bs)
-    return PipePlan{na, ns, qv, PipeGeom<T>(h.max_m, h.max_k, qv, na, ns).bytes};
-  }
-  return {};
-}
-// Where batched-slab runs slab_pipe_kernel: 16-bit row-major batches with B and C on 16 bytes (not misaligned16), whole
-// A_i a block (the plan not sliced), on sm_90 (mbarriers, cp.async's barrier arrivals), where pipe_plan fits.
-// $SPB_SPMM_SLAB_PIPE: 1 takes it wherever it may run, 0 never; unset: never yet (development A/Bs).
-template <typename T>
-inline bool slab_pipe_for(const HostBatch<T>& h, const DeviceInfo& dev, const SlabPlan& p) {
-  if (sizeof(T) != 2 || h.layout != Layout::Row || misaligned16(h) || p.sliced || p.rows == 0 || dev.prop.major < 9 || h.nb < 1) return false;
-  if (pipe_plan(h, dev).ns == 0) return false;
-  const char* e = std::getenv("SPB_SPMM_SLAB_PIPE");
-  return e && (std::atoi(e) == 1 || std::atoi(e) == 2);
-}
-
 template <typename T>
 class Slab : public KernelMethod<T> {
  public:
@@ -1402,16 +1368,6 @@ class Slab : public KernelMethod<T> {
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
     if (grid_ == 0) return;
-    if constexpr (sizeof(T) == 2) {
-      if (pipe_) {
-        with_pipe_kernel([&](auto K) {
-          K<<<int(grid_), 32 * pipe_warps(pipe_cw_), smem_, s>>>(jobs_, apos_, this->d_.v.val, this->d_.v.B, this->d_.v.C, h.nb, h.max_m, h.max_k, nct_,
-                                                                 items_, pp_.qv, pp_.na, pp_.ns);
-          CUDA_CHECK_LAUNCH();
-        });
-        return;
-      }
-    }
     with_kernel([&](auto K) {
       K<<<int(grid_), 32 * warps_, smem_, s>>>(jobs_, apos_, this->d_.v.val, this->d_.v.B, this->d_.v.C, h.nb, rows_, h.max_k, nct_);
       CUDA_CHECK_LAUNCH();
@@ -1450,28 +1406,6 @@ class Slab : public KernelMethod<T> {
     });
     grid_ = h.nb > 0 ? int64_t(njobs) * nct_ : 0;
     if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-slab: more blocks than one grid holds");
-    pipe_ = slab_pipe_for(h, *this->dev_, sp);
-    if constexpr (sizeof(T) == 2) {
-      if (pipe_) {
-        // One block an SM over items (matrix, kPipeBN-column tile), each block a contiguous run of them.
-        pp_ = pipe_plan(h, *this->dev_);
-        nct_ = ceil_div(h.nb, kPipeBN);
-        items_ = int64_t(njobs) * nct_;
-        smem_ = pp_.bytes;
-        pipe_cw_ = std::getenv("SPB_SPMM_SLAB_PIPE") && std::atoi(std::getenv("SPB_SPMM_SLAB_PIPE")) == 2 ? 16 : 8;
-        with_pipe_kernel([&](auto K) {
-          allow_smem(K, smem_);
-          CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res, K, 32 * pipe_warps(pipe_cw_), smem_));
-        });
-        grid_ = std::min<int64_t>(items_, int64_t(this->dev_->sms) * std::max(res, 1));
-        bn_ = kPipeBN;
-        warps_ = pipe_warps(pipe_cw_);
-        this->info_s["kernel"] = "persistent, warp-specialised (B stages and A buffers through mbarriers)";
-        this->info_n["b_stages"] = pp_.ns;
-        this->info_n["a_buffers"] = pp_.na;
-        this->info_n["grid"] = double(grid_);
-      }
-    }
     this->info_n["tile_cols"] = bn_;
     this->info_n["slice_rows"] = sp.sliced ? rows_ : 0;  // 0: whole A_i a block
     this->info_n["strips_a_warp"] = ms_;
@@ -1548,17 +1482,6 @@ class Slab : public KernelMethod<T> {
   uint16_t* apos_ = nullptr;
   int bn_ = 32, rows_ = 16, nct_ = 1, ms_ = 1, warps_ = kSlabWarps;
   bool mis_ = false;  // misaligned16: the MIS kernels
-  bool pipe_ = false;  // slab_pipe_kernel (slab_pipe_for)
-  int pipe_cw_ = 8;    // its consumer warps
-  PipePlan pp_;
-  template <typename F>
-  void with_pipe_kernel(F&& f) const {
-    if constexpr (sizeof(T) == 2) {
-      if (pipe_cw_ == 16) f(slab_pipe_kernel<T, 16>);
-      else f(slab_pipe_kernel<T, 8>);
-    }
-  }
-  int64_t items_ = 0;
   int64_t grid_ = 0;
   size_t smem_ = 0;
 };
