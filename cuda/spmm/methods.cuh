@@ -1638,6 +1638,19 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // 4.3 against 10.9; batch 6 of d384: 5.0 against 12.0). Row-major is left to split: tile won only where
   // its jobs and k splits fill the SMs evenly (batch 10 of d1024: 21.9 against 28.3) and lost 1.09-1.67x
   // on 5 of 5 others at density 0.4-0.5 (batch 12 of d800, 400 a row: 26.8 against 18.7).
+  // batched-slab at nb 5-8 (before split's rule): 16-bit row-major batches of density >= 1/4 whose widest A_i has k
+  // of 96-256 (at k 256 in row slices: its A_i and B tile pass two blocks an SM). There slab's tensor-core products
+  // over the dense A_i cost less than split's walk of each row's B values or tile's 64-row jobs. Measured (H200, graph mode; docs/spmm-notes.md
+  // "batched-slab at nb 5-8"), on 18 row-major cells of nb 2-8 and rows of 16-96 (dev/spmm/split8_cells.json): slab
+  // the best of ours in all 5 of this class, 0.69-0.80x the time of the pick before (f16 batch 300 of d112, 28 a row,
+  // nb 8: 4.8 against split's 7.0 us; bf16 batch 500 of d128, nb 6: 7.7 against tile's 10.7); split stayed ahead at
+  // nb 4 (d48-d512), at k <= 64 (batch 1000 of d64, 16 a row, nb 8: 4.6 against slab's 5.8) and k >= 384, and f32
+  // was split's, csr-flat's or tile's (slab within 3 % of the best in one of 5).
+  if (tensor && half && h.layout == Layout::Row && h.nb > 4 && h.nb <= 8 && density >= 0.25 && h.max_k >= 96 && h.max_k <= 256) {
+    if (slab_plan(h, dev).rows > 0)
+      return {"batched-slab", "row-major, 16-bit, nb 5-8, density >= 1/4, the widest A_i of k 96-256: all of A_i (or slices of its rows) times "
+                              "the B_i columns at once, tensor cores" + why};
+  }
   const bool wide_tile = h.layout == Layout::Col && panels && density >= 0.375 && h.nb >= 4;
   const double split_threads = double(h.total_rows) * split_lanes(row_len), resident = double(dev.sms) * dev.max_threads_sm;
   const bool split_any = h.nb <= 8 && sizeof(T) != 8 && !wide_tile;
