@@ -1645,11 +1645,15 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // the best of ours in all 5 of this class, 0.69-0.80x the time of the pick before (f16 batch 300 of d112, 28 a row,
   // nb 8: 4.8 against split's 7.0 us; bf16 batch 500 of d128, nb 6: 7.7 against tile's 10.7); split stayed ahead at
   // nb 4 (d48-d512), at k <= 64 (batch 1000 of d64, 16 a row, nb 8: 4.6 against slab's 5.8) and k >= 384, and f32
-  // was split's, csr-flat's or tile's (slab within 3 % of the best in one of 5).
+  // was split's, csr-flat's or tile's (slab within 3 % of the best in one of 5). On a check set written before the
+  // rule ran (dev/spmm/slab8_check.json) slab was the best of ours in 9 of its 10 cells (0.50-0.86x the old pick's
+  // time); the tenth, batch 20 of d128 (20 blocks), went to split (2.6 against 4.2 us), hence the grid bound, fixed
+  // after that run (slab's blocks at least half the SMs, as rule 7's; dev/spmm/slab8_grid_check.json).
   if (tensor && half && h.layout == Layout::Row && h.nb > 4 && h.nb <= 8 && density >= 0.25 && h.max_k >= 96 && h.max_k <= 256) {
-    if (slab_plan(h, dev).rows > 0)
-      return {"batched-slab", "row-major, 16-bit, nb 5-8, density >= 1/4, the widest A_i of k 96-256: all of A_i (or slices of its rows) times "
-                              "the B_i columns at once, tensor cores" + why};
+    const SlabPlan sp = slab_plan(h, dev);
+    if (sp.rows > 0 && 2 * slab_blocks(h, sp) >= int64_t(dev.sms))
+      return {"batched-slab", "row-major, 16-bit, nb 5-8, density >= 1/4, the widest A_i of k 96-256, its blocks at least half the SMs: all of A_i "
+                              "(or slices of its rows) times the B_i columns at once, tensor cores" + why};
   }
   const bool wide_tile = h.layout == Layout::Col && panels && density >= 0.375 && h.nb >= 4;
   const double split_threads = double(h.total_rows) * split_lanes(row_len), resident = double(dev.sms) * dev.max_threads_sm;
