@@ -1647,12 +1647,14 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // nb 4 (d48-d512), at k <= 64 (batch 1000 of d64, 16 a row, nb 8: 4.6 against slab's 5.8) and k >= 384, and f32
   // was split's, csr-flat's or tile's (slab within 3 % of the best in one of 5). On a check set written before the
   // rule ran (dev/spmm/slab8_check.json) slab was the best of ours in 9 of its 10 cells (0.50-0.86x the old pick's
-  // time); the tenth, batch 20 of d128 (20 blocks), went to split (2.6 against 4.2 us), hence the grid bound, fixed
-  // after that run (slab's blocks at least half the SMs, as rule 7's; dev/spmm/slab8_grid_check.json).
+  // time); the tenth, batch 20 of d128 (20 blocks), went to split (2.6 against 4.2 us), hence a grid bound, fixed
+  // after that run. At half the SMs (rule 7's) it still lost at 66 and 70 blocks (bf16 batch 66 of d160, 40 a row:
+  // 4.9 against split's 3.4; dev/spmm/slab8_grid_check.json, written before that bound ran) and won at 100 (d112 nB
+  // 6: 4.6 against tile's 6.0), so slab's blocks at least the SMs (a full wave; dev/spmm/slab8_wave_check.json).
   if (tensor && half && h.layout == Layout::Row && h.nb > 4 && h.nb <= 8 && density >= 0.25 && h.max_k >= 96 && h.max_k <= 256) {
     const SlabPlan sp = slab_plan(h, dev);
-    if (sp.rows > 0 && 2 * slab_blocks(h, sp) >= int64_t(dev.sms))
-      return {"batched-slab", "row-major, 16-bit, nb 5-8, density >= 1/4, the widest A_i of k 96-256, its blocks at least half the SMs: all of A_i "
+    if (sp.rows > 0 && slab_blocks(h, sp) >= int64_t(dev.sms))
+      return {"batched-slab", "row-major, 16-bit, nb 5-8, density >= 1/4, the widest A_i of k 96-256, its blocks at least the SMs: all of A_i "
                               "(or slices of its rows) times the B_i columns at once, tensor cores" + why};
   }
   const bool wide_tile = h.layout == Layout::Col && panels && density >= 0.375 && h.nb >= 4;
