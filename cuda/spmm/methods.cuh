@@ -1650,7 +1650,10 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // time); the tenth, batch 20 of d128 (20 blocks), went to split (2.6 against 4.2 us), hence a grid bound, fixed
   // after that run. At half the SMs (rule 7's) it still lost at 66 and 70 blocks (bf16 batch 66 of d160, 40 a row:
   // 4.9 against split's 3.4; dev/spmm/slab8_grid_check.json, written before that bound ran) and won at 100 (d112 nB
-  // 6: 4.6 against tile's 6.0), so slab's blocks at least the SMs (a full wave; dev/spmm/slab8_wave_check.json).
+  // 6: 4.6 against tile's 6.0), so slab's blocks at least the SMs (a full wave). On dev/spmm/slab8_wave_check.json
+  // (written before it ran) that still took slab at 140 blocks (4.5 against split's 3.8) and left 90 to split (7.3
+  // against slab's 6.4): split's threads past the resident ones separate the two better (docs/spmm-notes.md), a
+  // bound not yet checked.
   if (tensor && half && h.layout == Layout::Row && h.nb > 4 && h.nb <= 8 && density >= 0.25 && h.max_k >= 96 && h.max_k <= 256) {
     const SlabPlan sp = slab_plan(h, dev);
     if (sp.rows > 0 && slab_blocks(h, sp) >= int64_t(dev.sms))
