@@ -1638,22 +1638,21 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // 4.3 against 10.9; batch 6 of d384: 5.0 against 12.0). Row-major is left to split: tile won only where
   // its jobs and k splits fill the SMs evenly (batch 10 of d1024: 21.9 against 28.3) and lost 1.09-1.67x
   // on 5 of 5 others at density 0.4-0.5 (batch 12 of d800, 400 a row: 26.8 against 18.7).
-  // batched-slab at nb 5-8 (before split's rule): 16-bit row-major batches of density >= 1/4 whose widest A_i has k
-  // of 96-256 (at k 256 in row slices: its A_i and B tile pass two blocks an SM). There slab's tensor-core products
-  // over the dense A_i cost less than split's walk of each row's B values or tile's 64-row jobs. Measured (H200, graph mode; docs/spmm-notes.md
-  // "batched-slab at nb 5-8"), on 18 row-major cells of nb 2-8 and rows of 16-96 (dev/spmm/split8_cells.json): slab
-  // the best of ours in all 5 of this class, 0.69-0.80x the time of the pick before (f16 batch 300 of d112, 28 a row,
-  // nb 8: 4.8 against split's 7.0 us; bf16 batch 500 of d128, nb 6: 7.7 against tile's 10.7); split stayed ahead at
-  // nb 4 (d48-d512), at k <= 64 (batch 1000 of d64, 16 a row, nb 8: 4.6 against slab's 5.8) and k >= 384, and f32
-  // was split's, csr-flat's or tile's (slab within 3 % of the best in one of 5). On a check set written before the
-  // rule ran (dev/spmm/slab8_check.json) slab was the best of ours in 9 of its 10 cells (0.50-0.86x the old pick's
-  // time); the tenth, batch 20 of d128 (20 blocks), went to split (2.6 against 4.2 us), hence a grid bound, fixed
-  // after that run. At half the SMs (rule 7's) it still lost at 66 and 70 blocks (bf16 batch 66 of d160, 40 a row:
-  // 4.9 against split's 3.4; dev/spmm/slab8_grid_check.json, written before that bound ran) and won at 100 (d112 nB
-  // 6: 4.6 against tile's 6.0), so slab's blocks at least the SMs (a full wave). On dev/spmm/slab8_wave_check.json
-  // (written before it ran) that still took slab at 140 blocks (4.5 against split's 3.8) and left 90 to split (7.3
-  // against slab's 6.4): split's threads past the resident ones separate the two better (docs/spmm-notes.md), a
-  // bound not yet checked.
+  // batched-slab at nb 5-8 (before split's rule): 16-bit row-major batches of density >= 1/4 whose widest A_i has k of
+  // 96-256 (at k 256 in row slices: its A_i and B tile pass two blocks an SM). There slab's tensor-core products over
+  // the dense A_i cost less than split's walk of each row's B values or tile's 64-row jobs. Measured (H200, graph mode;
+  // docs/spmm-notes.md "batched-slab at nB 5-8"), on 18 row-major cells of nb 2-8 and rows of 16-96 (split8_cells.json):
+  // slab the best of ours in all 5 of this class, 0.69-0.80x the time of the pick before (f16 batch 300 of d112, 28 a
+  // row, nb 8: 4.8 against split's 7.0 us; bf16 batch 500 of d128, nb 6: 7.7 against tile's 10.7); split stayed ahead at
+  // nb 4 (d48-d512), at k <= 64 (batch 1000 of d64, 16 a row, nb 8: 4.6 against slab's 5.8) and k >= 384, and f32 was
+  // split's, csr-flat's or tile's (slab within 3 % of the best in one of 5). On a check set written before the rule ran
+  // (slab8_check.json) slab was the best of ours in 9 of its 10 cells (0.50-0.86x the old pick's time); the tenth, batch
+  // 20 of d128 (20 blocks), went to split (2.6 against 4.2 us), hence a grid bound, fixed after that run. At half the
+  // SMs (rule 7's) it still lost at 66 and 70 blocks (bf16 batch 66 of d160, 40 a row: 4.9 against split's 3.4;
+  // slab8_grid_check.json, written before that bound ran) and won at 100 (d112 nB 6: 4.6 against tile's 6.0), so slab's
+  // blocks at least the SMs (a full wave). On slab8_wave_check.json (written before it ran) that still took slab at 140
+  // blocks (4.5 against split's 3.8) and left 90 to split (7.3 against slab's 6.4): split's threads past the resident
+  // ones separate the two better (docs/spmm-notes.md), a bound not yet checked.
   if (tensor && half && h.layout == Layout::Row && h.nb > 4 && h.nb <= 8 && density >= 0.25 && h.max_k >= 96 && h.max_k <= 256) {
     const SlabPlan sp = slab_plan(h, dev);
     if (sp.rows > 0 && slab_blocks(h, sp) >= int64_t(dev.sms))
