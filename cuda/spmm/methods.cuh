@@ -1652,20 +1652,20 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // slab8_grid_check.json, written before that bound ran) and won at 100 (d112 nB 6: 4.6 against tile's 6.0), so slab's
   // blocks at least the SMs (a full wave). On slab8_wave_check.json (written before it ran) that still took slab at 140
   // blocks (4.5 against split's 3.8) and left 90 to split (7.3 against slab's 6.4): split's threads past the resident
-  // ones separate the two better (docs/spmm-notes.md). What bounds split there: at nb 8 its B loads are 16-byte
-  // vectors, a load a nonzero, and it led wherever its threads (rows x lanes a row) stayed within 0.62 of the resident
-  // ones (7 of 7) and lost from 0.91 (b60 d256, 128 a row: 9.0 against slab's 5.3; b300 d112: 7.1 against 4.8; 6 of 6
-  // past 0.9); at nb 5-7 (B's rows off 16 bytes) it loads each value alone, nb loads a nonzero, and lost in all 7 such
-  // cells (0.66-2.3 of the resident threads, 100-800 slab blocks; f16 batch 250 of d144, nb 5: 14.4 against 7.2). Hence
-  // slab at nb 8 past 3/4 of the resident threads, at nb 5-7 with its blocks at least half the SMs (rule 7's bound).
+  // ones separate the two better (docs/spmm-notes.md): split led wherever its threads (rows x lanes a row) stayed within
+  // 0.62 of the resident ones at nb 8 (7 of 7) and lost from 0.91 (b60 d256, 128 a row: 9.0 against slab's 5.3; b300
+  // d112: 7.1 against 4.8). A first clause also took nb 5-7 from half the SMs (split loads B's values one at a time
+  // there, its rows off 16 bytes); on slab8_thr_check.json (18 cells, written before it ran) split still led in 3 of the 5
+  // such cells at 70-120 blocks (bf16 batch 85 of d144, 40 a row, nb 6: 4.6 against slab's 5.5), so one bound for nb 5-8:
+  // split's threads past 3/4 of the resident ones, slab's blocks at least half the SMs (rule 7's). On that set this picks
+  // the faster of the two in 15 of 18, the other three within 5 % (b180 d104 nb 8 and b90 d128 nb 5 below 3/4, b95 d160
+  // at 0.90), and against the wave bound it moves 8: 6 faster (0.80-0.89x), 2 slower (1.03x, 1.04x).
   const double split_threads = double(h.total_rows) * split_lanes(row_len), resident = double(dev.sms) * dev.max_threads_sm;
   if (tensor && half && h.layout == Layout::Row && h.nb > 4 && h.nb <= 8 && density >= 0.25 && h.max_k >= 96 && h.max_k <= 256) {
     const SlabPlan sp = slab_plan(h, dev);
-    const bool split_vec = h.nb % (16 / int(sizeof(T))) == 0;  // split_kernel's 16-byte B vectors
-    if (sp.rows > 0 && 2 * slab_blocks(h, sp) >= int64_t(dev.sms) && (!split_vec || split_threads > 0.75 * resident))
-      return {"batched-slab", std::string("row-major, 16-bit, nb 5-8, density >= 1/4, the widest A_i of k 96-256, its blocks at least half the SMs, and ") +
-                                  (split_vec ? "batched-split's threads (rows x lanes) past 3/4 of the resident ones" : "nb not a multiple of 8 (batched-split's B values one load each)") +
-                                  ": all of A_i (or slices of its rows) times the B_i columns at once, tensor cores" + why};
+    if (sp.rows > 0 && 2 * slab_blocks(h, sp) >= int64_t(dev.sms) && split_threads > 0.75 * resident)
+      return {"batched-slab", "row-major, 16-bit, nb 5-8, density >= 1/4, the widest A_i of k 96-256, its blocks at least half the SMs and batched-split's "
+                              "threads (rows x lanes) past 3/4 of the resident ones: all of A_i (or slices of its rows) times the B_i columns at once, tensor cores" + why};
   }
   const bool wide_tile = h.layout == Layout::Col && panels && density >= 0.375 && h.nb >= 4;
   const bool split_any = h.nb <= 8 && sizeof(T) != 8 && !wide_tile;
@@ -1876,7 +1876,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
 
 // The rule of choose_ours, first match wins (what --explain prints; keep in step with choose_ours).
 inline std::vector<std::vector<std::string>> planner_rule() {
-  return {{"0", "row-major, 16-bit, nb 5-8, density >= 1/4, the widest A_i of k 96-256, batched-slab's blocks at least half the SMs, and either nb not a multiple of 8 or batched-split's threads (rows x lanes a row) past 3/4 of the resident threads, tensor cores (sm_80+)", "batched-slab"},
+  return {{"0", "row-major, 16-bit, nb 5-8, density >= 1/4, the widest A_i of k 96-256, batched-slab's blocks at least half the SMs, and batched-split's threads (rows x lanes a row, as rule 1 counts them) past 3/4 of the resident threads, tensor cores (sm_80+)", "batched-slab"},
           {"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads; not column-major where k > 128, density >= 3/8, nb >= 4 and batched-tile's panels make two blocks an SM or more (row jobs x column tiles x k splits): rule 4", "batched-split"},
           {"2t", "16-bit, k > 176 (largest A_i) at density >= 1/4, k > 200 row-major at 1/12-1/4 with nb >= 32, where batched-tile takes two strips a warp (B and C 16-byte aligned, m >= 64, nb > 32) and its 64-row jobs x 64-column tiles make >= two blocks an SM (k > 256: or nb >= 96), tensor cores (sm_80+)", "batched-tile"},
           {"2", "k > 128 (largest A_i), density >= 1/4 (16-bit row-major: 1/12 with nb >= 32), nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
