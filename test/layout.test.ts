@@ -71,9 +71,10 @@ test('npm run dev runs the CLI from the sources through ts-node (--help)', () =>
   assert.match(pkg.scripts.dev, /--loader ts-node\/esm .*src\/cli\/dev\.ts$/, 'the dev script is what this test runs');
 });
 
-test('reports/ holds what users and CI read: at most 40 files, each named in reports/README.md', () => {
+test('reports/ holds what users and CI read: at most 44 files, each named in reports/README.md', () => {
   const files = tracked().filter((f) => f.startsWith('reports/'));
-  assert.ok(files.length <= 40, `reports/ has ${files.length} files (at most 40: development logs belong in the notes)`);
+  // 44: a second device's baselines (reports/baselines/h200) beside the H100's
+  assert.ok(files.length <= 44, `reports/ has ${files.length} files (at most 44: development logs belong in the notes)`);
   const readme = readFileSync(join(REPO, 'reports/README.md'), 'utf8');
   // the README names files by path below reports/, with {a,b} alternatives and its own folder's README implied
   const named = (f: string): boolean => {

@@ -52,13 +52,19 @@ test('summaryLines: one sentence, or one a timed mode where the file mixes them;
 
 const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 
-test("README's figures for the SpMM baselines are what the committed H100 files say", async () => {
+test("README's figures for the SpMM baselines are what the committed H100 and H200 files say", async () => {
   const readme = readFileSync(root('README.md'), 'utf8').replace(/\s+/g, ' ');
   const wide = oursVsPeers((await readResultFile(root('reports/baselines/h100/spmm-wide.json'))).cases);
   assert.ok(wide);
   const commit = (await readResultFile(root('reports/baselines/h100/spmm-wide.json'))).spbench.commit?.slice(0, 7) ?? '?';
   assert.ok(readme.includes(`commit ${commit}): ours ahead of the fastest peer in ${wide.ahead} of ${wide.cells} cells`), `README: spmm-wide of ${commit}, ${wide.ahead} of ${wide.cells}`);
   assert.ok(readme.includes(`geometric mean ${wide.geomean.toFixed(2)}×; \`auto\` (the planner's pick) within 10 % of our best in ${wide.autoWithin} of ${wide.autoCells}`), 'README: spmm-wide geomean and auto');
+  // the H200's spmm-wide, a baseline of its own
+  const h200 = await readResultFile(root('reports/baselines/h200/spmm-wide.json'));
+  const w2 = oursVsPeers(h200.cases);
+  assert.ok(w2);
+  const c2 = h200.spbench.commit?.slice(0, 7) ?? '?';
+  assert.ok(readme.includes(`commit ${c2}): ours ahead in ${w2.ahead} of ${w2.cells}, geometric mean ${w2.geomean.toFixed(2)}×, \`auto\` within 10 % in ${w2.autoWithin} of ${w2.autoCells}`), `README: H200 spmm-wide of ${c2}, ${w2.ahead} of ${w2.cells}, ${w2.geomean.toFixed(2)}, ${w2.autoWithin} of ${w2.autoCells}`);
   const paper = (await readResultFile(root('reports/baselines/h100/paper-spmm.json'))).cases.filter((c) => c.params.mode === 'graph');
   const p = oursVsPeers(paper);
   assert.ok(p);
