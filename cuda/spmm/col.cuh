@@ -28,15 +28,21 @@ namespace spb {
 // slower (docs/spmm-notes.md, "Evict-first C stores; batched-col's two buffers merged").
 template <typename T>
 constexpr bool col_db = sizeof(T) >= 4;
-__host__ __device__ inline int col_stage_mats(int um) { return 255 / um + 2; }  // matrices a 256-row block can touch
+// R: rows a lane (col_kernel's R). Matrices a block of 256 lanes (256 R rows) can touch.
+__host__ __device__ inline int col_stage_mats(int um, int R = 1) { return (256 * R - 1) / um + 2; }
 template <typename T>
-inline size_t col_stage_bytes(int um, int uk, int jc) { return size_t(col_stage_mats(um)) * uk * jc * sizeof(T); }
+inline size_t col_stage_bytes(int um, int uk, int jc, int R = 1) { return size_t(col_stage_mats(um, R)) * uk * jc * sizeof(T); }
 
-template <typename T, int K, int JC, int STAGE = 0, bool DB = false>
+// R = 2 (16-bit values, every m_i even): a lane owns two adjacent rows, so that its store of a column of C is one
+// 4-byte word and a warp's is 128 bytes (with a row a lane, 64 bytes of 2-byte stores: 16-bit batched-col moved half
+// f32's bytes in f32's time, docs/spmm-notes.md "Session of 2026-11-29 #2"). The rows' pairs never straddle two
+// matrices (every row_off is even); the lane's first row decides the matrix.
+template <typename T, int K, int JC, int STAGE = 0, bool DB = false, int R = 1>
 __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, const int4* __restrict__ desc, const int* __restrict__ rp,
                                                   const int* __restrict__ cols, const T* __restrict__ vals, const T* __restrict__ B, T* __restrict__ C,
                                                   int nb, int total_rows, FastDiv um, int uk, FastDiv seg_full, FastDiv seg_last, int buf) {
-  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  static_assert(R == 1 || (R == 2 && sizeof(T) == 2 && STAGE != 2), "two rows a lane: 16-bit values, not the mixed staging");
+  const int row = (blockIdx.x * blockDim.x + threadIdx.x) * R;
   if (!STAGE && row >= total_rows) return;
   const bool live = row < total_rows;  // STAGE: every thread copies and meets the barriers
   // Uniform batch (um = m, uk = k of every matrix): the matrix follows from the row, no lookups (and
@@ -47,13 +53,13 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
   T* Ci = C + int64_t(d.x) * nb + (row - d.x);
   using A = acc_t<T>;
   constexpr int KS = K > 0 ? K : 1;
-  int c[KS];
-  A a[KS];
-  int p0 = 0, p1 = 0;
+  int c[R][KS];
+  A a[R][KS];
+  int p0[R] = {}, p1[R] = {};
   extern __shared__ __align__(16) unsigned char smem_raw[];
   T* Bs = reinterpret_cast<T*>(smem_raw);
   // The block's first and last matrices (STAGE 2: looked up) and the first one's col_off.
-  const int rfirst = int(blockIdx.x * blockDim.x), rlast = min(rfirst + int(blockDim.x), total_rows) - 1;
+  const int rfirst = int(blockIdx.x * blockDim.x) * R, rlast = min(rfirst + int(blockDim.x) * R, total_rows) - 1;
   const int mfirst = STAGE == 1 ? um.q(rfirst) : STAGE == 2 ? __ldg(rmat + rfirst) : 0;
   const int mlast = STAGE == 2 ? __ldg(rmat + rlast) : 0;
   const int z0 = STAGE == 1 ? mfirst * uk : STAGE == 2 ? __ldg(&desc[mfirst].z) : 0;
@@ -111,12 +117,15 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
   };
   if (STAGE) stage(blockIdx.y * JC, Bs);
   if (live) {
-    if (K > 0) {
 #pragma unroll
-      for (int s = 0; s < KS; ++s) { c[s] = __ldg(cols + int64_t(row) * K + s); a[s] = widen(__ldg(vals + int64_t(row) * K + s)); }
-    } else {
-      p0 = __ldg(rp + row);
-      p1 = __ldg(rp + row + 1);
+    for (int u = 0; u < R; ++u) {
+      if (K > 0) {
+#pragma unroll
+        for (int s = 0; s < KS; ++s) { c[u][s] = __ldg(cols + int64_t(row + u) * K + s); a[u][s] = widen(__ldg(vals + int64_t(row + u) * K + s)); }
+      } else {
+        p0[u] = __ldg(rp + row + u);
+        p1[u] = __ldg(rp + row + u + 1);
+      }
     }
   }
   // B_i[c, j0 + h]: from shared memory (STAGE) or through L1
@@ -148,29 +157,42 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
     // STAGE: the last block's idle rows skip the products but meet every barrier at the same __syncthreads
     // as the rows beside them (bar.sync is .aligned: a warp split between two barriers hung on the H100).
     if (live) {
-      A acc[JC];
+      A acc[R][JC];
 #pragma unroll
-      for (int h = 0; h < JC; ++h) acc[h] = A(0);
-      if (K > 0) {
+      for (int u = 0; u < R; ++u)
 #pragma unroll
-        for (int s = 0; s < KS; ++s) {
-          if (c[s] < 0) continue;
+        for (int h = 0; h < JC; ++h) acc[u][h] = A(0);
 #pragma unroll
-          for (int h = 0; h < JC; ++h)
-            if (JC == 1 || j0 + h < nb) acc[h] += a[s] * bval(j0, h, c[s]);
-        }
-      } else {
-        for (int q = p0; q < p1; ++q) {
-          const int cq = __ldg(cols + q);
-          const A aq = widen(__ldg(vals + q));
+      for (int u = 0; u < R; ++u) {
+        if (K > 0) {
 #pragma unroll
-          for (int h = 0; h < JC; ++h)
-            if (JC == 1 || j0 + h < nb) acc[h] += aq * bval(j0, h, cq);
+          for (int s = 0; s < KS; ++s) {
+            if (c[u][s] < 0) continue;
+#pragma unroll
+            for (int h = 0; h < JC; ++h)
+              if (JC == 1 || j0 + h < nb) acc[u][h] += a[u][s] * bval(j0, h, c[u][s]);
+          }
+        } else {
+          for (int q = p0[u]; q < p1[u]; ++q) {
+            const int cq = __ldg(cols + q);
+            const A aq = widen(__ldg(vals + q));
+#pragma unroll
+            for (int h = 0; h < JC; ++h)
+              if (JC == 1 || j0 + h < nb) acc[u][h] += aq * bval(j0, h, cq);
+          }
         }
       }
 #pragma unroll
-      for (int h = 0; h < JC; ++h)
-        if (JC == 1 || j0 + h < nb) Ci[int64_t(j0 + h) * d.y] = narrow<T>(acc[h]);
+      for (int h = 0; h < JC; ++h) {
+        if (JC > 1 && j0 + h >= nb) continue;
+        if constexpr (R == 2) {  // rows row, row + 1 of column j0 + h: one aligned word (row_off, m and row even)
+          const T lo = narrow<T>(acc[0][h]), hi = narrow<T>(acc[1][h]);
+          *reinterpret_cast<uint32_t*>(Ci + int64_t(j0 + h) * d.y) =
+              uint32_t(*reinterpret_cast<const uint16_t*>(&lo)) | uint32_t(*reinterpret_cast<const uint16_t*>(&hi)) << 16;
+        } else {
+          Ci[int64_t(j0 + h) * d.y] = narrow<T>(acc[0][h]);
+        }
+      }
     }
     if (STAGE && DB && buf > 0) {  // everyone is done with this buffer: the chunk after next goes there
       __syncthreads();

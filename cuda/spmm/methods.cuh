@@ -455,7 +455,13 @@ class ColMajor : public KernelMethod<T> {
     // dominate); on small grids of short rows half the threads cost more (0.78-0.87x). spmm-wide's 32 column-major cells,
     // docs/spmm-notes.md.
     const int64_t rows = h.total_rows, nnz = rows > 0 ? h.rp[rows] : 0;
-    const bool fills = rows * (h.nb / 4) >= int64_t(this->dev_->sms) * this->dev_->max_threads_sm / 4;
+    // Two rows a lane (col_kernel's R) for 16-bit values where every m_i is even and nb >= 2 (a 4-byte word a lane
+    // for each column of C). $SPB_SPMM_COL_R=1 (development A/Bs only) keeps one.
+    bool even = true;
+    for (int i = 0; i < h.batch && even; ++i) even = h.m[i] % 2 == 0;
+    const char* re = std::getenv("SPB_SPMM_COL_R");
+    r_ = sizeof(T) == 2 && even && h.nb >= 2 && !(re && std::string(re) == "1") ? 2 : 1;
+    const bool fills = rows / r_ * (h.nb / 4) >= int64_t(this->dev_->sms) * this->dev_->max_threads_sm / 4;
     const bool long_rows = rows > 0 && nnz >= 32 * rows;
     jc_ = h.nb >= 4 && (fills || long_rows) ? 4 : h.nb >= 2 ? 2 : 1;
     int ymax = 65535;
@@ -463,7 +469,8 @@ class ColMajor : public KernelMethod<T> {
       int jc = 0, y = 0;
       if (std::sscanf(e, "%d,%d", &jc, &y) == 2 && (jc == 1 || jc == 2 || jc == 4) && y >= 1) { jc_ = jc; ymax = y; }
     }
-    gx_ = std::max(1, ceil_div(h.total_rows, 256));
+    if (jc_ == 1) r_ = 1;  // (no two-row kernels of one column a thread)
+    gx_ = std::max(1, ceil_div(h.total_rows, 256 * r_));
     const int64_t want = 4ll * this->dev_->sms * this->dev_->max_threads_sm;
     gy_ = std::max(1, ceil_div(h.nb, jc_));
     while (gy_ > 1 && int64_t(gx_) * 256 * gy_ > want) gy_ = (gy_ + 1) / 2;
@@ -482,7 +489,7 @@ class ColMajor : public KernelMethod<T> {
     // (1.04x); mean dims 24-36 lost up to 1.39x where nb < 256 (each of a block's ~10 matrices a
     // dependent lookup and a short copy); 16-bit values go one plain copy at a time (1.4x slower).
     const char* st = std::getenv("SPB_SPMM_COL_STAGE");
-    const size_t bytes = um > 0 ? (uk > 0 ? col_stage_bytes<T>(um, uk, jc_) : 0) : size_t(col_stage_span(h, rm_)) * jc_ * sizeof(T);
+    const size_t bytes = um > 0 ? (uk > 0 ? col_stage_bytes<T>(um, uk, jc_, r_) : 0) : size_t(col_stage_span(h, rm_)) * jc_ * sizeof(T);
     const bool fits = bytes > 0 && bytes <= 48 * 1024;
     const bool mixed_ok = sizeof(T) >= 4 && h.batch > 0 && rows >= 48ll * h.batch;
     stage_ = fits && (st ? std::string(st) == "1" : k_ > 0 && nnz >= 2 * rows && (um > 0 || mixed_ok)) ? (um > 0 ? 1 : 2) : 0;
@@ -501,6 +508,7 @@ class ColMajor : public KernelMethod<T> {
                            (stage_ ? buf_ ? ", B staged in shared memory (two buffers)" : ", B staged in shared memory" : "");
     this->info_n["ell_slots"] = k_;
     this->info_n["cols_per_thread"] = jc_;
+    this->info_n["rows_per_thread"] = r_;
     this->info_n["grid_y"] = gy_;
   }
   void upload_own(cudaStream_t s) override {
@@ -520,6 +528,8 @@ class ColMajor : public KernelMethod<T> {
       constexpr int S = decltype(stage)::value;
       constexpr bool D = S > 0 && col_db<T>;  // DB kernels (buffers chosen at run time, buf_): see col_db
       auto kern = jc_ == 1 ? col_kernel<T, K, 1, S, D> : jc_ == 2 ? col_kernel<T, K, 2, S, D> : col_kernel<T, K, 4, S, D>;
+      if constexpr (sizeof(T) == 2 && S != 2)  // two rows a lane (r_ is 2 only with nb >= 2, so jc_ >= 2)
+        if (r_ == 2) kern = jc_ == 2 ? col_kernel<T, K, 2, S, D, 2> : col_kernel<T, K, 4, S, D, 2>;
       kern<<<grid, 256, smem_, s>>>(rm_.rmat, rm_.desc, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk, rm_.uk * jc_,
                                     rm_.uk * (v.nb % jc_), buf_);
     };
@@ -529,6 +539,7 @@ class ColMajor : public KernelMethod<T> {
     CUDA_CHECK_LAUNCH();
   }
   int k_ = 0, jc_ = 1, gx_ = 1, gy_ = 1;
+  int r_ = 1;      // rows a lane (col_kernel's R)
   int stage_ = 0;  // B staged in shared memory (smem_ bytes a block): 1 uniform batch, 2 mixed (col_kernel's STAGE)
   int buf_ = 0;    // two buffers of buf_ values (col_kernel's buf), else 0
   size_t smem_ = 0;

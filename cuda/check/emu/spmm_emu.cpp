@@ -127,6 +127,21 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
           char w[96]; std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d%s%s", K, JC, gy, stage == 1 ? " staged" : stage == 2 ? " staged (mixed)" : "", db == 2 ? ", two buffers" : db ? ", DB kernel, one buffer" : "");
           check(w);
           ++ncfg;
+          // two rows a lane (R = 2): 16-bit, every m_i even, JC >= 2, not the mixed staging (as the plan takes it)
+          if constexpr (sizeof(T) == 2 && JC >= 2) {
+            bool even = true;
+            for (int i = 0; i < batch; ++i) even = even && b.m[i] % 2 == 0;
+            if (!even || stage == 2 || db) continue;
+            std::fill(C.begin(), C.end(), T(NAN));
+            emu_launch(dim3((rows + 511) / 512, gy), dim3(256), stage > 0, [&] {
+              auto kern = stage == 1 ? col_kernel<T, K, JC, 1, false, 2> : col_kernel<T, K, JC, 0, false, 2>;
+              kern(rmat.data(), desc.data(), b.rp.data(), K ? ec.data() : b.ci.data(), K ? ev.data() : val.data(), B.data(), C.data(), nb, rows,
+                   uni ? b.m[0] : 0, uni ? b.k[0] : 0, uni ? b.k[0] * JC : 0, uni ? b.k[0] * (nb % JC) : 0, 0);
+            });
+            std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d%s, two rows a lane", K, JC, gy, stage == 1 ? " staged" : "");
+            check(w);
+            ++ncfg;
+          }
         }
     };
     for (int gy : {1, 3, 64}) {
@@ -363,8 +378,9 @@ int main() {
   std::mt19937 g(5);
   int bad = quad_case() + words16_case() + flat16_case(), n = 1, runs = 0;  // runs: kernel configurations checked over all cases
   std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
-                                make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true)};
-  // the uniform two: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix)
+                                make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true), make(g, 8, 64, 64, 2, 6)};
+  // the uniform two: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix);
+  // the last, m_i all even (nnz-0 matrices, empty rows, some k_i = m_i + 3): batched-col's two rows a lane, unstaged
   for (auto& b : batches)
     for (int nb : {1, 3, 8, 17, 64})
       for (bool col : {false, true}) {
