@@ -83,6 +83,16 @@ function writeInputs(dir) {
   writeMtx(join(batch, 'd-one-zero.mtx'), 1, 1, []);
   writeMtx(join(batch, 'e-dense-row.mtx'), 40, 40, randomRows([0, 39], 40, 40, next));
   writeMtx(join(batch, 'f-mixed.mtx'), 129, 129, randomRows([...Array(129).keys()].filter((r) => r % 5 !== 2), 129, 5, next));
+  // every m_i even, rows of at most 3 (batched-col's two rows a lane for 16-bit values): empty rows, an all-zero matrix,
+  // 2×2, k_i odd
+  const even = join(dir, 'spmm-even');
+  mkdirSync(even);
+  writeMtx(join(even, 'a-empty-rows.mtx'), 8, 8, randomRows([0, 3, 6], 8, 3, next));
+  writeMtx(join(even, 'b-nnz0.mtx'), 6, 6, []);
+  writeMtx(join(even, 'c-two.mtx'), 2, 2, [[0, 1, 0.5], [1, 0, -0.25]]);
+  writeMtx(join(even, 'd-rect.mtx'), 10, 13, randomRows([...Array(10).keys()], 13, 3, next));
+  writeMtx(join(even, 'e-two-a-row.mtx'), 40, 40, randomRows([...Array(40).keys()], 40, 2, next));
+  writeMtx(join(even, 'f-wide.mtx'), 128, 128, randomRows([...Array(128).keys()].filter((r) => r % 5 !== 2), 128, 3, next));
   const sp = join(dir, 'spgemm');
   mkdirSync(sp);
   const n = 300;
@@ -97,7 +107,7 @@ function writeInputs(dir) {
     wideA: writeMtx(join(sp, 'overflow-a.mtx'), 3, 3000, [...randomRows([0], 3000, 3000, next), ...randomRows([2], 3000, 5, next)]),
     wideB: writeMtx(join(sp, 'overflow-b.mtx'), 3000, 100000, randomRows([...Array(3000).keys()], 100000, 30, next)),
   };
-  return { batch, ...files };
+  return { batch, even, ...files };
 }
 
 // ---- cases ----
@@ -186,6 +196,10 @@ function cases(inp, backend) {
     { op: 'spmm', name: 'f16/bf16: dim 1, nnz/row 1, nB 1/17/33/1000', args: ['--batch', '7', '--dim', '1', '--nnz-row', '1', '--nb', '1,17,33,1000', ...half, ...spmmT] },
     { op: 'spmm', name: 'f16/bf16: files: empty rows, nnz-0 and 1×1 matrices, dense rows, all modes', args: ['--matrices', inp.batch, '--nb', '1,8,17,1000', ...half, ...allModes, ...spmmT] },
     { op: 'spmm', name: 'f16/bf16: column-major files: empty rows, nnz-0 and 1×1 matrices, dense rows', args: ['--matrices', inp.batch, '--nb', '1,8,17,1000', '--layout', 'col', ...half, '--mode', 'kernel,graph', ...spmmT] },
+    // batched-col's two rows a lane (16-bit, every m_i even, rows of at most 3): a word a lane for each column of C; mixed
+    // (the matrix looked up) and uniform (B staged)
+    { op: 'spmm', name: 'f16/bf16 column-major files of even rows (empty rows, nnz-0, 2×2, k_i odd): batched-col with two rows a lane', expect: { method: 'batched-col', info: 'rows_per_thread', value: 2 }, args: ['--matrices', inp.even, '--nb', '2,8,17,130', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-col']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 column-major dim 48, 3 a row: batched-col with two rows a lane, B staged', expect: { method: 'batched-col', info: 'rows_per_thread', value: 2 }, args: ['--batch', backend === 'cpu' ? '4' : '30', '--dim', '48', '--nnz-row', '3', '--nb', '2,5,130', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-col']), ...spmmT] },
     { op: 'spmm', name: 'f16/bf16: batch 1, nB 1/8/24/1000', args: ['--batch', '1', '--dim', '64', '--nnz-row', '3', '--nb', '1,8,24,1000', ...half, ...spmmT] },
     { op: 'spmm', name: 'f16/bf16: mixed dims 16:200, nnz/row 1:16, nB 5/16/17/264', args: ['--batch', '77', '--dim', '16:200', '--nnz-row', '1:16', '--nb', '5,16,17,264', ...half, '--mode', 'kernel,graph', ...spmmT] },
     { op: 'spmm', name: 'f16/bf16: mixed dims 16:200, nnz/row 1:16, column-major', args: ['--batch', '77', '--dim', '16:200', '--nnz-row', '1:16', '--nb', '5,16,17,264', '--layout', 'col', ...half, ...spmmT] },

@@ -34,7 +34,7 @@ test('gpu-test: the f16/bf16 spmm cases pass on the CPU backend (odd sizes, both
   const r = gpuTest(['--only', 'spmm', '--match', 'f16/bf16']);
   assert.equal(r.status, 0, r.stdout + r.stderr);
   const pass = r.stdout.split('\n').filter((l) => l.startsWith('PASS spmm: f16/bf16'));
-  assert.equal(pass.length, 40, r.stdout);
+  assert.equal(pass.length, 42, r.stdout);
   // batched-tile's two strips a warp: multi-panel and one-panel row-major and multi-panel column-major in 64-row chunks,
   // one-panel column-major in 32-row ones (4), and the three rule 2t cases below
   assert.equal(pass.filter((l) => /two strips a warp/.test(l)).length, 7, r.stdout);
@@ -46,6 +46,8 @@ test('gpu-test: the f16/bf16 spmm cases pass on the CPU backend (odd sizes, both
   assert.ok(pass.some((l) => /nB 6\/8: auto takes batched-slab \(its nb 5-8 clause/.test(l)), r.stdout);
   assert.ok(pass.some((l) => /nB 7, batch 75: auto takes batched-slab \(its nb 5-8 clause: split's threads past 3\/4/.test(l)), r.stdout);
   assert.ok(pass.some((l) => /nB 8, batch 140: auto keeps batched-split/.test(l)), r.stdout);
+  // and batched-col's two rows a lane (16-bit, m_i even): files and a uniform batch
+  assert.equal(pass.filter((l) => /batched-col with two rows a lane/.test(l)).length, 2, r.stdout);
   // and batched-tile's A_i held whole (k 129-192), both layouts
   assert.equal(pass.filter((l) => /batched-tile holds A_i whole \(k 129-192\)/.test(l)).length, 2, r.stdout);
   assert.equal(pass.filter((l) => /two strips a warp in 64-row chunks/.test(l)).length, 3, r.stdout);

@@ -33,10 +33,10 @@ __host__ __device__ inline int col_stage_mats(int um, int R = 1) { return (256 *
 template <typename T>
 inline size_t col_stage_bytes(int um, int uk, int jc, int R = 1) { return size_t(col_stage_mats(um, R)) * uk * jc * sizeof(T); }
 
-// R = 2 (16-bit values, every m_i even): a lane owns two adjacent rows, so that its store of a column of C is one
-// 4-byte word and a warp's is 128 bytes (with a row a lane, 64 bytes of 2-byte stores: 16-bit batched-col moved half
-// f32's bytes in f32's time, docs/spmm-notes.md "Session of 2026-11-29 #2"). The rows' pairs never straddle two
-// matrices (every row_off is even); the lane's first row decides the matrix.
+// R = 2 (16-bit values, every m_i even; the plan takes it for rows of at most 3, ColMajor::plan): a lane owns two
+// adjacent rows, so that its store of a column of C is one 4-byte word and a warp's 128 bytes (with a row a lane, 64
+// bytes of 2-byte stores). The rows' pairs never straddle two matrices (every row_off is even); the lane's first row
+// decides the matrix.
 template <typename T, int K, int JC, int STAGE = 0, bool DB = false, int R = 1>
 __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, const int4* __restrict__ desc, const int* __restrict__ rp,
                                                   const int* __restrict__ cols, const T* __restrict__ vals, const T* __restrict__ B, T* __restrict__ C,

@@ -455,12 +455,16 @@ class ColMajor : public KernelMethod<T> {
     // dominate); on small grids of short rows half the threads cost more (0.78-0.87x). spmm-wide's 32 column-major cells,
     // docs/spmm-notes.md.
     const int64_t rows = h.total_rows, nnz = rows > 0 ? h.rp[rows] : 0;
-    // Two rows a lane (col_kernel's R) for 16-bit values where every m_i is even and nb >= 2 (a 4-byte word a lane
-    // for each column of C). $SPB_SPMM_COL_R=1 (development A/Bs only) keeps one.
+    // Two rows a lane (col_kernel's R) for 16-bit values where every m_i is even, rows have at most 3 nonzeros (ELL slots)
+    // and nb >= 2: a 4-byte word a lane for each column of C. Measured (H200, graph mode; docs/spmm-notes.md "Session of
+    // 2026-11-29 #2", col2r_cells.json): at 1-3 slots 0.84-0.88x one row's time in 6 of 8 cells (bf16 batch 1000 of d96, 3
+    // a row, nb 192: 36.0 against 42.1 us), 1.04x in 2 (batch 5000 of d16; batch 100 of d64, nb 64); at 4-8 slots the
+    // doubled slots and sums cost more (1.0-2.0x: bf16 d80, 8 a row, 78.6 against 38.6). $SPB_SPMM_COL_R=1 (development
+    // A/Bs only) keeps one row.
     bool even = true;
     for (int i = 0; i < h.batch && even; ++i) even = h.m[i] % 2 == 0;
     const char* re = std::getenv("SPB_SPMM_COL_R");
-    r_ = sizeof(T) == 2 && even && h.nb >= 2 && !(re && std::string(re) == "1") ? 2 : 1;
+    r_ = sizeof(T) == 2 && even && k_ >= 1 && k_ <= 3 && h.nb >= 2 && !(re && std::string(re) == "1") ? 2 : 1;
     const bool fills = rows / r_ * (h.nb / 4) >= int64_t(this->dev_->sms) * this->dev_->max_threads_sm / 4;
     const bool long_rows = rows > 0 && nnz >= 32 * rows;
     jc_ = h.nb >= 4 && (fills || long_rows) ? 4 : h.nb >= 2 ? 2 : 1;
@@ -528,7 +532,7 @@ class ColMajor : public KernelMethod<T> {
       constexpr int S = decltype(stage)::value;
       constexpr bool D = S > 0 && col_db<T>;  // DB kernels (buffers chosen at run time, buf_): see col_db
       auto kern = jc_ == 1 ? col_kernel<T, K, 1, S, D> : jc_ == 2 ? col_kernel<T, K, 2, S, D> : col_kernel<T, K, 4, S, D>;
-      if constexpr (sizeof(T) == 2 && S != 2)  // two rows a lane (r_ is 2 only with nb >= 2, so jc_ >= 2)
+      if constexpr (sizeof(T) == 2 && S != 2 && K >= 1 && K <= 3)  // two rows a lane (r_ 2: nb >= 2, so jc_ >= 2)
         if (r_ == 2) kern = jc_ == 2 ? col_kernel<T, K, 2, S, D, 2> : col_kernel<T, K, 4, S, D, 2>;
       kern<<<grid, 256, smem_, s>>>(rm_.rmat, rm_.desc, v.rp, cols, vals, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk, rm_.uk * jc_,
                                     rm_.uk * (v.nb % jc_), buf_);

@@ -26,7 +26,7 @@ struct Batch {
   std::vector<double> val;
   bool uniform = false;
 };
-Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi, bool uniform = false) {
+Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi, bool uniform = false, bool long_rows = true) {
   Batch b;
   b.uniform = uniform;
   for (int i = 0; i < batch; ++i) {
@@ -37,7 +37,7 @@ Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi, bool 
     b.row_off.push_back(b.row_off.back() + d); b.col_off.push_back(b.col_off.back() + kk);
     int nz = uniform ? nlo : nlo + g() % (nhi - nlo + 1);
     for (int r = 0; r < d; ++r) {
-      int n = (i % 7 == 2 && !uniform) ? 0 : (r % 4 == 1 ? 0 : std::min(nz + (r % 3 == 0 ? 5 : 0), kk));  // nnz-0 matrices, empty rows, long rows
+      int n = (i % 7 == 2 && !uniform) ? 0 : (r % 4 == 1 ? 0 : std::min(nz + (r % 3 == 0 && long_rows ? 5 : 0), kk));  // nnz-0 matrices, empty rows, long rows
       std::vector<int> cols;
       while ((int)cols.size() < n) { int c = g() % kk; bool dup = false; for (int x : cols) dup |= x == c; if (!dup) cols.push_back(c); }
       for (int c : cols) { b.ci.push_back(c); b.val.push_back((g() % 2001) / 1000.0 - 1.0); }
@@ -127,8 +127,8 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
           char w[96]; std::snprintf(w, sizeof w, "col K=%d JC=%d gy=%d%s%s", K, JC, gy, stage == 1 ? " staged" : stage == 2 ? " staged (mixed)" : "", db == 2 ? ", two buffers" : db ? ", DB kernel, one buffer" : "");
           check(w);
           ++ncfg;
-          // two rows a lane (R = 2): 16-bit, every m_i even, JC >= 2, not the mixed staging (as the plan takes it)
-          if constexpr (sizeof(T) == 2 && JC >= 2) {
+          // two rows a lane (R = 2): 16-bit, every m_i even, rows of at most 3, JC >= 2, not the mixed staging
+          if constexpr (sizeof(T) == 2 && JC >= 2 && K >= 1 && K <= 3) {  // (the kernels the plan launches)
             bool even = true;
             for (int i = 0; i < batch; ++i) even = even && b.m[i] % 2 == 0;
             if (!even || stage == 2 || db) continue;
@@ -149,6 +149,8 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
       go(std::integral_constant<int, 0>(), std::integral_constant<int, 4>(), gy);
       go(std::integral_constant<int, 8>(), std::integral_constant<int, 2>(), gy);
       go(std::integral_constant<int, 6>(), std::integral_constant<int, 1>(), gy);
+      go(std::integral_constant<int, 3>(), std::integral_constant<int, 4>(), gy);
+      go(std::integral_constant<int, 2>(), std::integral_constant<int, 2>(), gy);
     }
   }
   // split: S lanes a row and NV columns a lane (fewer, as many and more lanes than columns), blockIdx.y
@@ -378,9 +380,11 @@ int main() {
   std::mt19937 g(5);
   int bad = quad_case() + words16_case() + flat16_case(), n = 1, runs = 0;  // runs: kernel configurations checked over all cases
   std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
-                                make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true), make(g, 8, 64, 64, 2, 6)};
+                                make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true), make(g, 8, 64, 64, 1, 3, false, false),
+                                make(g, 9, 40, 40, 3, 3, true, false)};
   // the uniform two: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix);
-  // the last, m_i all even (nnz-0 matrices, empty rows, some k_i = m_i + 3): batched-col's two rows a lane, unstaged
+  // the last two, m_i all even and rows of at most 3 (nnz-0 matrices, empty rows, some k_i = m_i + 3; a uniform one):
+  // batched-col's two rows a lane, unstaged and staged
   for (auto& b : batches)
     for (int nb : {1, 3, 8, 17, 64})
       for (bool col : {false, true}) {
