@@ -37,6 +37,18 @@ for (const [args, message] of cases) {
   });
 }
 
+test("a subcommand's unknown option or missing argument is a usage error (exit 2), as commander words it", () => {
+  for (const [args, message] of [
+    [['spmm', '--bogus'], "error: unknown option '--bogus'"],
+    [['convert', 'only-one.mtx'], "error: missing required argument 'out'"],
+  ] as [string[], string][]) {
+    const r = spbench(args);
+    assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.ok(r.stderr.startsWith(`${message}\n`), r.stderr);
+    assert.equal(r.stdout, '');
+  }
+});
+
 test('a bad --gen spec is a usage error naming the spec', () => {
   const r = spbench(['spgemm', '--gen', 'nosuch:n=3']);
   assert.equal(r.code, 2);

@@ -23,7 +23,10 @@ export function buildProgram(): Command {
     .description('Benchmark GPU sparse kernels (batched SpMM, hash SpGEMM) against cuSPARSE/cuBLAS, verified; convert sparse matrix formats.')
     .version(packageVersion(), '-V, --version')
     .showHelpAfterError('(run with --help for usage)')
-    .configureHelp({ sortSubcommands: false });
+    .configureHelp({ sortSubcommands: false })
+    // before the commands are added, so that they inherit it: a subcommand's usage error (an unknown option, a
+    // missing argument) then reaches exitCodeFor (exit 2) instead of commander's own exit 1
+    .exitOverride();
   for (const mod of [spmm, spgemm, gen, convert, info, doctor, build, run, merge, report, compare, fetchCmd]) mod.register(program);
   return program;
 }
@@ -35,7 +38,6 @@ export async function main(argv: string[]): Promise<void> {
     throw e;
   });
   const program = buildProgram();
-  program.exitOverride();
   try {
     await program.parseAsync(argv);
   } catch (err) {
