@@ -185,13 +185,10 @@ __global__ void __launch_bounds__(256) col_kernel(const int* __restrict__ rmat, 
 #pragma unroll
       for (int h = 0; h < JC; ++h) {
         if (JC > 1 && j0 + h >= nb) continue;
-        if constexpr (R == 2) {  // rows row, row + 1 of column j0 + h: one aligned word (row_off, m and row even)
-          const T lo = narrow<T>(acc[0][h]), hi = narrow<T>(acc[1][h]);
-          *reinterpret_cast<uint32_t*>(Ci + int64_t(j0 + h) * d.y) =
-              uint32_t(*reinterpret_cast<const uint16_t*>(&lo)) | uint32_t(*reinterpret_cast<const uint16_t*>(&hi)) << 16;
-        } else {
+        if constexpr (R == 2)  // rows row, row + 1 of column j0 + h: one aligned word (row_off, m and row even)
+          *reinterpret_cast<uint32_t*>(Ci + int64_t(j0 + h) * d.y) = pack16<T>(acc[0][h], acc[1][h]);
+        else
           Ci[int64_t(j0 + h) * d.y] = narrow<T>(acc[0][h]);
-        }
       }
     }
     if (STAGE && DB && buf > 0) {  // everyone is done with this buffer: the chunk after next goes there

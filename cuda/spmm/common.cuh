@@ -39,6 +39,14 @@ __host__ __device__ __forceinline__ void store_c(V* p, const V& v) {
 #endif
 }
 
+// Two 16-bit values as one word, a in the low half (the lower address): batched-tile's and batched-slab's C rows,
+// batched-col's two rows a lane.
+template <typename T>
+__device__ __forceinline__ uint32_t pack16(float a, float b) {
+  const T lo = narrow<T>(a), hi = narrow<T>(b);
+  return uint32_t(*reinterpret_cast<const uint16_t*>(&lo)) | (uint32_t(*reinterpret_cast<const uint16_t*>(&hi)) << 16);
+}
+
 // n / d for 0 <= n < 2^31 by a multiply and a shift (d >= 1 fixed for a launch, made on the host): a
 // division by a runtime int is ~20 instructions, and batched-col's uniform path did five a thread. The
 // round-up method: s = ceil(log2 d), m = floor(2^32 (2^s - d) / d) + 1, n / d = (umulhi(n, m) + n) >> s

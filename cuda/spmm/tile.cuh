@@ -259,13 +259,6 @@ template <int KF>
 struct TileMma<__nv_bfloat16, KF> : TileMma16<__nv_bfloat16> {};
 #endif
 
-// Two 16-bit values as one word, a in the low half (the lower address).
-template <typename T>
-__device__ __forceinline__ uint32_t pack16(float a, float b) {
-  const T lo = narrow<T>(a), hi = narrow<T>(b);
-  return uint32_t(*reinterpret_cast<const uint16_t*>(&lo)) | (uint32_t(*reinterpret_cast<const uint16_t*>(&hi)) << 16);
-}
-
 // Eight 16-bit values (w: two a word, the lower address in the low half), the first n (>= 1; all 8 from 8 on) at dst,
 // which is 2-byte aligned: 4-byte stores of whole pairs (one value first where dst is at an odd element),
 // as 2-byte stores wrote half words, twice the store requests (docs/spmm-notes.md, "misaligned B and C").
