@@ -87,3 +87,14 @@ test('a reader that closes early (| head) ends spbench quietly, with no internal
   assert.doesNotMatch(err, /internal error|EPIPE/);
   assert.equal(code, 0);
 });
+
+test('a usage error whose reader has gone (`spbench spmm --bogus 2>&1 | head -1`) still exits 2, not 1', async () => {
+  const { spawn } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const bin = fileURLToPath(new URL('../../bin/spbench.js', import.meta.url));
+  // stderr closed before the child writes its usage error: every write of it meets EPIPE
+  const child = spawn(process.execPath, [bin, 'spmm', '--bogus'], { env: { ...process.env, CI: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  child.stderr.destroy();
+  const code = await new Promise<number | null>((res) => child.on('close', (c) => res(c)));
+  assert.equal(code, 2);
+});

@@ -32,11 +32,15 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
-  // a reader that closes early (`spbench run s.json --validate | head`) is not an error of ours
-  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
-    throw e;
-  });
+  // a reader that closes early (`spbench run s.json --validate | head`, or `spbench spmm --bogus 2>&1 | head -1`,
+  // where commander's second line of a usage error met the closed pipe and exited 1) is not an error of ours: the
+  // exit code stays the one the command set
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? EXIT.ok);
+      throw e;
+    });
+  }
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
