@@ -588,7 +588,7 @@ class SplitRows : public KernelMethod<T> {
       with_int<4, 8, 16, 32>(s_, [&](auto S) {
         with_int<4, 8, 16>(nv_, [&](auto NV) {
           split_kernel<T, decltype(L)::value, decltype(S)::value, decltype(NV)::value><<<dim3(gx_, gy_), 256, 0, s>>>(
-              v.rp, row ? v.ci_g : v.ci, v.val, rm_.rmat, rm_.desc, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk, vec_);
+              v.rp, row ? v.ci_g : v.ci, v.val, rm_.rmat, rm_.desc, v.B, v.C, v.nb, int(this->h_->total_rows), rm_.um, rm_.uk, vw_);
         });
       });
     });
@@ -615,17 +615,18 @@ class SplitRows : public KernelMethod<T> {
         nv_ = b ? b : nv_;
       }
     }
-    vec_ = row && h.nb % VW == 0 && nv_ % VW == 0;
+    vw_ = split_vec_width<T>(h.nb, nv_, row);
+    if (const char* e = std::getenv("SPB_SPMM_SPLIT_VW"); e && std::atoi(e) == 1) vw_ = 1;  // development A/Bs only: a value at a time
     gx_ = std::max(1, ceil_div(rows * s_, 256));
     gy_ = std::min(65535, std::max(1, ceil_div(h.nb, nv_)));
     if (!row) rm_.build(h, this->mem);
     this->info_n["lanes_per_row"] = s_;
     this->info_n["cols_per_lane"] = nv_;
     this->info_n["grid_y"] = gy_;
-    this->info_n["vec_width"] = vec_ ? VW : 1;
+    this->info_n["vec_width"] = vw_;
   }
   int s_ = 4, nv_ = 4, gx_ = 1, gy_ = 1;
-  bool vec_ = false;
+  int vw_ = 1;  // values a vector load of B (split_vec_width)
   void upload_own(cudaStream_t s) override {
     if (this->h_->layout == Layout::Col) rm_.upload(s);
   }

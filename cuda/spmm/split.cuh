@@ -36,14 +36,32 @@ __device__ __forceinline__ void team_sum(A (&v)[NV], int s, int& base) {
   }
 }
 
+// Values a lane loads from a row of B at once (split_kernel's vw): row-major, the most (up to 16 bytes) that divide
+// nb and NV, so that every vector lies inside B's row and is aligned (B from cudaMalloc); column-major, 1. 16-bit
+// rows of nb % 8 != 0 took a 2-byte load a value (nb 6: six loads a nonzero; three 4-byte words now).
+template <typename T>
+__host__ __device__ inline int split_vec_width(int nb, int nv, bool row) {
+  int w = row ? 16 / int(sizeof(T)) : 1;
+  while (w > 1 && (nb % w != 0 || nv % w != 0)) w /= 2;
+  return w;
+}
+
+// d[0..W) += a x the W values of B at p (one aligned vector load).
+template <typename T, int W, typename A>
+__device__ __forceinline__ void split_axpy(A* d, A a, const T* p) {
+  const VecT<T, W> b = *reinterpret_cast<const VecT<T, W>*>(p);
+#pragma unroll
+  for (int e = 0; e < W; ++e) d[e] += a * widen(b.x[e]);
+}
+
 // rp: block-diagonal row pointer; cols: block-diagonal columns (row-major) or columns local to the
 // matrix (column-major); um / uk: every matrix's m and k in a uniform batch (column-major: the matrix
 // follows from the row), else rmat (row -> matrix) and desc (matrix -> {row_off, m, col_off, k}).
-// vec (row-major, nb a multiple of 16 / sizeof(T) values): B's row segments as 16-byte vectors.
+// vw (row-major): B's row segments as vectors of vw values (split_vec_width; 1: one value at a time).
 template <typename T, Layout L, int S, int NV>
 __global__ void __launch_bounds__(256) split_kernel(const int* __restrict__ rp, const int* __restrict__ cols, const T* __restrict__ vals,
                                                     const int* __restrict__ rmat, const int4* __restrict__ desc, const T* __restrict__ B,
-                                                    T* __restrict__ C, int nb, int total_rows, int um, int uk, bool vec) {
+                                                    T* __restrict__ C, int nb, int total_rows, int um, int uk, int vw) {
   static_assert(S >= 1 && S <= 32 && (S & (S - 1)) == 0 && NV >= 1 && (NV & (NV - 1)) == 0, "S and NV are powers of two, S <= 32");
   const int64_t t = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const int row = int(t / S), s = int(threadIdx.x) & (S - 1);
@@ -69,14 +87,22 @@ __global__ void __launch_bounds__(256) split_kernel(const int* __restrict__ rp, 
     for (int q = p0 + s; q < p1; q += S) {
       const int c = __ldg(cols + q);
       const A a = widen(__ldg(vals + q));
-      if (L == Layout::Row && NV % VW == 0 && vec) {
+      // Vectors of W values (vw; uniform over the grid), the widest first.
+      auto vecs = [&](auto wc) {
+        constexpr int W = decltype(wc)::value;
 #pragma unroll
-        for (int w = 0; w < NV / VW; ++w) {
-          if (j0 + w * VW >= nb) break;
-          const VecT<T, VW> b = *reinterpret_cast<const VecT<T, VW>*>(B + int64_t(c) * nb + j0 + w * VW);
-#pragma unroll
-          for (int e = 0; e < VW; ++e) acc[w * VW + e] += a * widen(b.x[e]);
+        for (int w = 0; w < NV / W; ++w) {
+          if (j0 + w * W >= nb) break;
+          split_axpy<T, W>(acc + w * W, a, B + int64_t(c) * nb + j0 + w * W);
         }
+      };
+      constexpr int V2 = VW / 2 > 1 ? VW / 2 : 1, V4 = VW / 4 > 1 ? VW / 4 : 1;
+      if (L == Layout::Row && NV % VW == 0 && vw == VW) {
+        vecs(std::integral_constant<int, VW>());
+      } else if (L == Layout::Row && V2 > 1 && NV % V2 == 0 && vw == V2) {
+        vecs(std::integral_constant<int, V2>());
+      } else if (L == Layout::Row && V4 > 1 && NV % V4 == 0 && vw == V4) {
+        vecs(std::integral_constant<int, V4>());
       } else {
 #pragma unroll
         for (int e = 0; e < NV; ++e)

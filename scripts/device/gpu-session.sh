@@ -82,6 +82,9 @@ tests_phase() {
   # batched-split's 32 lanes a row (rows of >= 64, few matrices), both layouts
   into=sanitizers step san-spmm-split32-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 5,8 --precision f32 --layout col --methods batched-split,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-split32-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 3,8 --precision bf16 --methods batched-split,auto --mode kernel --warmup 0 --samples 1
+  # batched-split's B loads of 2-8 values where nb is not a multiple of 16 bytes (split_vec_width), row-major
+  into=sanitizers step san-spmm-split-vw-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 4,6,10,12,14 --precision f16 --methods batched-split --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-split-vw-f32-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 2,6,10 --precision f32 --methods batched-split --mode kernel --warmup 0 --samples 1
   # batched-slab's slices of rows: as planned (wide A_i) and forced to 32 rows (short last slices of d40-d150)
   into=sanitizers step san-spmm-slices-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 9,40,130 --precision f32 --layout col --methods batched-slab,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slices-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 17,70 --precision f16 --methods batched-slab,auto --mode kernel --warmup 0 --samples 1

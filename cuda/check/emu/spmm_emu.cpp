@@ -160,7 +160,7 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
   {
     auto go = [&](auto sc, auto nvc) {
       constexpr int S = decltype(sc)::value, NV = decltype(nvc)::value;
-      const bool vec = !colmajor && nb % (16 / int(sizeof(T))) == 0 && NV % (16 / int(sizeof(T))) == 0;
+      const int vw = split_vec_width<T>(nb, NV, !colmajor);
       for (int gy : {1, nb == 17 ? (nb + NV - 1) / NV : 0})
         for (bool uni : {false, true}) {
           if (gy == 0 || (uni && !(colmajor && b.uniform))) continue;
@@ -168,9 +168,9 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
           emu_launch(dim3((rows * S + 31) / 32, gy), dim3(32), true, [&] {  // one warp a block: its barrier is the cheap one
             auto kern = colmajor ? split_kernel<T, Layout::Col, S, NV> : split_kernel<T, Layout::Row, S, NV>;
             kern(b.rp.data(), colmajor ? b.ci.data() : cig.data(), val.data(), rmat.data(), desc.data(), B.data(), C.data(), nb, rows,
-                 uni ? b.m[0] : 0, uni ? b.k[0] : 0, vec);
+                 uni ? b.m[0] : 0, uni ? b.k[0] : 0, vw);
           });
-          char w[80]; std::snprintf(w, sizeof w, "split S=%d NV=%d gy=%d%s%s", S, NV, gy, vec ? " vec" : "", uni ? " uniform" : "");
+          char w[80]; std::snprintf(w, sizeof w, "split S=%d NV=%d gy=%d vw=%d%s", S, NV, gy, vw, uni ? " uniform" : "");
           check(w);
           ++ncfg;
         }
