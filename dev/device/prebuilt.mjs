@@ -1,6 +1,6 @@
 // Development tool, not the product: the SpMM driver built on this machine instead of on every fresh GPU
 // machine, where its build took 146-217 s of a 30-minute device budget (docs/spmm-notes.md).
-//   pack   (here, after `npm run build`; CUDA_PATH names a folder with include/ and lib/ holding cusparse.h,
+//   pack   (here; it runs `npm run build` and `npm run bundle` first; CUDA_PATH names a folder with include/ and lib/ holding cusparse.h,
 //          cublas_v2.h and their libraries: NVIDIA's wheels, dev/README.md) builds spmm-cuda with this machine's
 //          nvcc for sm_90 through the product's own build (same flags but the -I / -L of CUDA_PATH), and writes
 //          .dev/prebuilt/spbench-spmm-cuda.xz and spbench-spmm-cuda.src (the hash of the sources it was built from)
@@ -23,6 +23,10 @@ const sources = () => buildHash(targetSpec(TARGET), cudaSourceDir(), '', []);
 const mode = process.argv[2];
 if (mode === 'pack') {
   if (!process.env.CUDA_PATH) throw new Error('pack: set CUDA_PATH to the folder with cusparse.h / cublas_v2.h and their libraries');
+  // dist and its single-file bundle made again from this tree first: the GPU machine's CLI runs the bundle (no
+  // node_modules there), and a bundle older than dist once built with other flags there, so the build's hash missed
+  // this prebuilt and the driver was compiled on the machine (docs/spmm-notes.md, session of 2026-11-29 #3)
+  for (const script of ['build', 'bundle']) execFileSync('npm', ['run', '--silent', script], { stdio: 'inherit' });
   const env = { ...process.env, SPBENCH_CUDA_ARCH: '90', SPBENCH_CACHE_DIR: '/tmp/spbench-prebuilt-cache' };
   env.LD_LIBRARY_PATH = [join(env.CUDA_PATH, 'lib'), env.LD_LIBRARY_PATH].filter(Boolean).join(':'); // the libraries' own needs, at link time
   execFileSync('node', ['bin/spbench.js', 'build', '--target', TARGET], { env, stdio: 'inherit' });
