@@ -96,6 +96,8 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
       ec.assign(size_t(rows) * K, -1); ev.assign(size_t(rows) * K, T(0));
       for (int r = 0; r < rows; ++r) for (int q = 0; q < b.rp[r + 1] - b.rp[r]; ++q) { ec[size_t(r) * K + q] = b.ci[b.rp[r] + q]; ev[size_t(r) * K + q] = val[b.rp[r] + q]; }
     };
+    bool even = true;  // every m_i even: batched-col's two rows a lane may run (below)
+    for (int i = 0; i < batch; ++i) even = even && b.m[i] % 2 == 0;
     auto go = [&](auto kc, auto jcc, int gy) {
       constexpr int K = decltype(kc)::value, JC = decltype(jcc)::value;
       if (K && longest > K) return;
@@ -129,8 +131,6 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
           ++ncfg;
           // two rows a lane (R = 2): 16-bit, every m_i even, rows of at most 3, JC >= 2, not the mixed staging
           if constexpr (sizeof(T) == 2 && JC >= 2 && K >= 1 && K <= 3) {  // (the kernels the plan launches)
-            bool even = true;
-            for (int i = 0; i < batch; ++i) even = even && b.m[i] % 2 == 0;
             if (!even || stage == 2 || db) continue;
             std::fill(C.begin(), C.end(), T(NAN));
             emu_launch(dim3((rows + 511) / 512, gy), dim3(256), stage > 0, [&] {
