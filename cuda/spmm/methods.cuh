@@ -16,6 +16,7 @@
 #include "swa.cuh"
 #include "vec.cuh"
 #include "col.cuh"
+#include "col_stream.cuh"
 #include "staged.cuh"
 #include "tile.cuh"
 #include "slab.cuh"
@@ -429,6 +430,12 @@ class ColMajor : public KernelMethod<T> {
   }
   void run(cudaStream_t s) override {
     if (this->h_->total_rows == 0) return;
+    if (stream_) {
+      const BatchView<T>& v = this->d_.v;
+      skern_<<<sgrid_, 32 * kColStreamWarps, sp_.smem, s>>>(ec_, ev_, v.B, v.C, v.nb, rm_.um, rm_.uk, this->h_->batch, sp_, int64_t(this->h_->B.n));
+      CUDA_CHECK_LAUNCH();
+      return;
+    }
     switch (k_) {
       case 0: launch<0>(s); break;
       case 1: launch<1>(s); break;
@@ -444,9 +451,11 @@ class ColMajor : public KernelMethod<T> {
   void plan() override {
     const HostBatch<T>& h = *this->h_;
     k_ = ell_slots(h);
-    if (k_) ell_.build(h, k_, false);
     rm_.build(h, this->mem);
+    stream_ = plan_stream(h);
+    if (k_) ell_.build(h, k_, false);
     if (k_) { ec_ = this->mem.template alloc<int>(ell_.cols.n); ev_ = this->mem.template alloc<T>(ell_.vals.n); }
+    if (stream_) return;
     // Columns per thread JC and blockIdx.y chunks: enough threads to cover ~4 waves of the device,
     // each thread walking nb / (JC * grid.y) chunks with its row of A in registers.
     // SPB_SPMM_COL="jc,ymax" overrides (development sweeps; the values used are in info).
@@ -542,6 +551,70 @@ class ColMajor : public KernelMethod<T> {
     else by_jc(std::integral_constant<int, 0>{});
     CUDA_CHECK_LAUNCH();
   }
+  // The streamed path (col_stream_kernel) for uniform batches with rows in 1-4 or 8 ELL slots, 16-bit or f32 values, A_i
+  // of at most 128 rows and B and C of 4 MB or more. Measured (H200, graph mode; docs/spmm-notes.md "Session
+  // of 2026-11-29 #4"): on the 16 cells of colstream_cells it takes, 0.41-1.01x col_kernel's time (f16 batch 1000 of d64,
+  // 3 a row, nB 256: 32.0 -> 24.4 us; odd m, d63: 62.3 -> 27.8), and 0.55-1.01x on the 11 of colstream_check (written
+  // before that run). Not taken where it did not pay: f64 (1.00-1.04x), B and C under 4 MB (1.00-1.07x; 1.5-1.8x on
+  // tiny batches: a warp fills its ring for a few columns), A_i taller than 128 rows (m 160: 1.01x; each 128-row item
+  // reads B_i again), rows of 5-6 (in 8 slots: 0.69-1.41x, f32 d80 6 a row nB 160 18.3 -> 25.8; colstream_k6.json; the
+  // kernels are not built for 6 slots, to keep the driver's size). $SPB_SPMM_COL_STREAM=1 / 0 (development A/Bs) takes it wherever it applies / never.
+  bool plan_stream(const HostBatch<T>& h) {
+    const int um = rm_.um, uk = rm_.uk;
+    const char* sm = std::getenv("SPB_SPMM_COL_STREAM");
+    const char* re = std::getenv("SPB_SPMM_COL_R");
+    const double bc_bytes = double(h.B.n + size_t(h.total_rows) * h.nb) * sizeof(T);
+    const bool stream_rule = sizeof(T) <= 4 && um <= 128 && bc_bytes >= 4e6;
+    if ((sm ? std::string(sm) == "1" : stream_rule) && um > 0 && uk > 0 && k_ >= 1 && k_ != 6 && h.nb >= 1) {
+      const int R = um % 2 == 0 && !(re && std::string(re) == "1") ? 2 : 1;
+      sk_ = k_;
+      const char* cb = std::getenv("SPB_SPMM_COL_STREAM_CHUNK");  // B's bytes a chunk (development sweeps)
+      const int chunk = cb && std::atoi(cb) > 0 ? std::atoi(cb) : kColStreamChunkBytes;
+      ColStreamPlan p = col_stream_plan<T>(h.batch, um, uk, h.nb, R, 0, chunk);
+      const DeviceInfo& dv = *this->dev_;
+      skern_ = stream_kernel(sk_, R);
+      int per_sm = 0;  // blocks an SM holds (registers and shared memory)
+      if (skern_ && p.smem <= 48 * 1024) CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, skern_, 32 * kColStreamWarps, p.smem));
+      sp_ = col_stream_plan<T>(h.batch, um, uk, h.nb, R, int64_t(std::max(per_sm, 1)) * dv.sms * kColStreamWarps, chunk);
+      if (per_sm > 0) {
+        sgrid_ = int(std::max<int64_t>(1, std::min<int64_t>((sp_.nitems + kColStreamWarps - 1) / kColStreamWarps, int64_t(per_sm) * dv.sms)));
+        this->info_s["path"] = "ell, uniform, streamed (a warp a strip of rows, chunks of B through its own ring)";
+        this->info_n["ell_slots"] = sk_;
+        this->info_n["rows_per_thread"] = sp_.R;
+        this->info_n["strips_a_warp"] = sp_.SS;
+        this->info_n["cols_per_chunk"] = sp_.J;
+        this->info_n["column_parts"] = sp_.parts;
+        this->info_n["grid"] = sgrid_;
+        return true;
+      }
+    }
+    return false;
+  }
+  using StreamKernel = void (*)(const int*, const T*, const T*, T*, int, int, int, int, ColStreamPlan, int64_t);
+  // col_stream_kernel for K ELL slots (1-4 or 8) and R rows a lane; none for f64 or 6 slots.
+  StreamKernel stream_kernel(int K, int R) const {
+    StreamKernel f = nullptr;
+    if constexpr (sizeof(T) <= 4) {
+      auto pick = [&](auto kc) {
+        constexpr int K = decltype(kc)::value;
+        f = R == 2 ? col_stream_kernel<T, K, 2> : col_stream_kernel<T, K, 1>;
+      };
+      switch (K) {
+        case 1: pick(std::integral_constant<int, 1>()); break;
+        case 2: pick(std::integral_constant<int, 2>()); break;
+        case 3: pick(std::integral_constant<int, 3>()); break;
+        case 4: pick(std::integral_constant<int, 4>()); break;
+        case 8: pick(std::integral_constant<int, 8>()); break;
+        default: break;
+      }
+    }
+    return f;
+  }
+  StreamKernel skern_ = nullptr;
+  int sk_ = 0;  // the streamed kernel's ELL slots
+  bool stream_ = false;  // col_stream_kernel (sp_, sgrid_ blocks)
+  ColStreamPlan sp_;
+  int sgrid_ = 1;
   int k_ = 0, jc_ = 1, gx_ = 1, gy_ = 1;
   int r_ = 1;      // rows a lane (col_kernel's R)
   int stage_ = 0;  // B staged in shared memory (smem_ bytes a block): 1 uniform batch, 2 mixed (col_kernel's STAGE)

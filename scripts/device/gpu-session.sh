@@ -53,6 +53,9 @@ tests_phase() {
   sb gen --batch 40 --dim 64 --nnz-row 16 --seed 7 -o /tmp/d64.spb >/dev/null  # k = 64: batched-tile's 16-bit 64-row chunks
   sb gen --batch 40 --dim 40:150 --nnz-row 2:6 --seed 13 -o /tmp/mixc.spb >/dev/null  # short mixed rows: batched-col's staged B (mixed)
   sb gen --batch 30 --dim 48 --nnz-row 3 --seed 5 -o /tmp/u48.spb >/dev/null  # even rows of 3: batched-col's two rows a lane (16-bit), B staged
+  sb gen --batch 20 --dim 21 --nnz-row 2 --seed 6 -o /tmp/u21.spb >/dev/null  # odd m and k, uniform: batched-col's streamed path, one row a lane, chunks off 16 bytes
+  sb gen --batch 6 --dim 99 --nnz-row 3 --seed 8 -o /tmp/u99.spb >/dev/null  # odd m 99: batched-col's streamed path, two strips a warp, two items a matrix, the last strip part-filled
+  sb gen --batch 9 --dim 100 --nnz-row 4 --seed 9 -o /tmp/u100.spb >/dev/null  # even m 100: two rows a lane in two strips a warp
   sb gen --batch 12 --dim 72:128 --nnz-row 4:24 --seed 17 -o /tmp/f64w.spb >/dev/null  # f64 m > 64, k <= 128, mixed: batched-tile's DMMA jobs, slab's m16n8k8; 16-bit: slab's 12 warps
   sb gen --batch 12 --dim 100:128 --nnz-row 8:32 --seed 29 -o /tmp/f64t.spb >/dev/null  # f64 m of 100-128, k <= 128: batched-tile's 64-row jobs at 8 warps
   sb gen --batch 3 --dim 150:260 --nnz-row 60:110 --seed 19 -o /tmp/long.spb >/dev/null  # 3 matrices, rows of 60-110: batched-split's 32 lanes a row
@@ -164,6 +167,17 @@ tests_phase() {
   for t in memcheck racecheck; do
     into=sanitizers step san-spmm-col2-$t compute-sanitizer --tool $t --error-exitcode 9 "$spmm" spmm --input /tmp/u48.spb --nb 5,130 --precision bf16 --layout col --methods batched-col --mode kernel --warmup 0 --samples 1
   done
+  # batched-col's streamed path (forced on these small batches): two rows a lane (u48), one with chunk starts off 16 bytes and
+  # B's last 16-byte block partial (u21)
+  for t in memcheck racecheck; do
+    into=sanitizers step san-spmm-colstream-$t env SPB_SPMM_COL_STREAM=1 compute-sanitizer --tool $t --error-exitcode 9 "$spmm" spmm --input /tmp/u48.spb --nb 5,130 --precision bf16 --layout col --methods batched-col --mode kernel --warmup 0 --samples 1
+    into=sanitizers step san-spmm-colstream-odd-$t env SPB_SPMM_COL_STREAM=1 compute-sanitizer --tool $t --error-exitcode 9 "$spmm" spmm --input /tmp/u21.spb --nb 3,131 --precision f16 --layout col --methods batched-col --mode kernel --warmup 0 --samples 1
+  done
+  for t in memcheck racecheck; do
+    into=sanitizers step san-spmm-colstream-ss-$t env SPB_SPMM_COL_STREAM=1 compute-sanitizer --tool $t --error-exitcode 9 "$spmm" spmm --input /tmp/u99.spb --nb 3,131 --precision f16 --layout col --methods batched-col --mode kernel --warmup 0 --samples 1
+  done
+  into=sanitizers step san-spmm-colstream-ss2-memcheck env SPB_SPMM_COL_STREAM=1 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/u100.spb --nb 5,130 --precision f32 --layout col --methods batched-col --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-colstream-odd-f32-memcheck env SPB_SPMM_COL_STREAM=1 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/u21.spb --nb 3,131 --precision f32 --layout col --methods batched-col --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-coldb-synccheck env SPB_SPMM_COL=4,2 compute-sanitizer --tool synccheck --error-exitcode 9 "$spmm" spmm --input /tmp/mixc.spb --nb 70,512 --precision f32 --layout col --methods batched-col --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spgemm-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/st.spb --precision f32 --methods $SPGEMM_OURS --warmup 0 --samples 1
   into=sanitizers step san-spgemm-long-memcheck env SPB_SPGEMM_LONG_PROD=1000 compute-sanitizer --tool memcheck --error-exitcode 9 "$spgemm" spgemm --a /tmp/lr.spb --precision f64 --methods hash-opt --warmup 0 --samples 1

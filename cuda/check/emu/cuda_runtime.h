@@ -33,6 +33,10 @@ inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t, cudaMemPoolAttr, void*
 struct int4 { int x, y, z, w; };
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 struct alignas(16) uint4 { unsigned x, y, z, w; };
+struct alignas(8) float2 { float x, y; };
+struct alignas(16) double2 { double x, y; };
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline double2 make_double2(double x, double y) { return {x, y}; }
 // PRMT's default mode: byte i of the result is byte (s >> 4i) & 7 of {y, x} (x the low four).
 inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
   const unsigned long long b = (static_cast<unsigned long long>(y) << 32) | x;
@@ -55,6 +59,8 @@ inline void emu_syncthreads(const char* file, int line, int id) {
   spb::fiber::yield();
 }
 #define __syncthreads() emu_syncthreads(__FILE__, __LINE__, __COUNTER__)
+// A warp's barrier: the block's, so kernels that use it run in one-warp blocks here (batched-col's streamed path).
+#define __syncwarp(...) emu_syncthreads(__FILE__, __LINE__, __COUNTER__)
 template <class T> inline T __ldg(const T* p) { return *p; }
 // A warp shuffle: every thread of the block writes its value, meets the others at the block's barrier and
 // reads its partner's (the kernels that shuffle keep every thread of a block in step, so the block barrier

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <random>
 #include "../../spmm/col.cuh"
+#include "../../spmm/col_stream.cuh"
 #include "../../spmm/staged.cuh"
 #include "../../spmm/split.cuh"
 #include "../../spmm/quad_transpose.cuh"
@@ -144,6 +145,38 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
           }
         }
     };
+    // batched-col's streamed path (col_stream_kernel; uniform batches, ELL slots): one and two rows a lane, whole
+    // matrices a strip or slices of one, chunks of B from one column to all (many chunks wrap the 4-buffer ring;
+    // chunk starts off 16 bytes where k is odd), one warp for many items or parts of the columns, one-warp blocks
+    // (the emulation's __syncwarp is the block's barrier)
+    auto stream = [&](auto kc) {
+      constexpr int K = decltype(kc)::value;
+      if constexpr (sizeof(T) > 4) return;  // (f32 and 16-bit only)
+      else {
+        if (!b.uniform || longest > K) return;
+        std::vector<int> ec; std::vector<T> ev;
+        ell(K, ec, ev);
+        for (int R : {1, 2}) {
+          if (R == 2 && !even) continue;
+          const std::pair<int, int64_t> shapes[] = {{1, 1}, {1, 100000}, {200, 5}, {200, 100000}, {kColStreamChunkBytes, 5}};  // (chunk bytes, warp slots)
+          for (auto [chunk, slots] : shapes) {
+            const ColStreamPlan p = col_stream_plan<T>(batch, b.m[0], b.k[0], nb, R, slots, chunk);
+            if (size_t(kColStreamStages) * p.stage * sizeof(T) > sizeof emu_smem) continue;
+            std::fill(C.begin(), C.end(), T(NAN));
+            const int grid = int(std::min<int64_t>(p.nitems, slots));
+            emu_launch(dim3(std::max(grid, 1)), dim3(32), true, [&] {
+              auto kern = R == 2 ? col_stream_kernel<T, K, 2> : col_stream_kernel<T, K, 1>;
+              kern(ec.data(), ev.data(), B.data(), C.data(), nb, b.m[0], b.k[0], batch, p, int64_t(B.size()));
+            });
+            char w[112]; std::snprintf(w, sizeof w, "col stream K=%d R=%d SS=%d J=%d parts=%d strips=%d warps=%d", K, R, p.SS, p.J, p.parts, p.nstrips, grid);
+            check(w);
+            ++ncfg;
+          }
+        }
+      }
+    };
+    stream(std::integral_constant<int, 3>());
+    stream(std::integral_constant<int, 8>());
     for (int gy : {1, 3, 64}) {
       go(std::integral_constant<int, 0>(), std::integral_constant<int, 1>(), gy);
       go(std::integral_constant<int, 0>(), std::integral_constant<int, 4>(), gy);
@@ -381,10 +414,13 @@ int main() {
   int bad = quad_case() + words16_case() + flat16_case(), n = 1, runs = 0;  // runs: kernel configurations checked over all cases
   std::vector<Batch> batches = {make(g, 9, 1, 40, 0, 5), make(g, 4, 1, 1, 1, 1), make(g, 3, 30, 70, 10, 20), make(g, 1, 200, 200, 3, 3),
                                 make(g, 6, 33, 33, 9, 9, true), make(g, 11, 48, 48, 3, 3, true), make(g, 8, 64, 64, 1, 3, false, false),
-                                make(g, 9, 40, 40, 3, 3, true, false)};
+                                make(g, 9, 40, 40, 3, 3, true, false), make(g, 7, 10, 10, 2, 2, true, false), make(g, 5, 21, 21, 2, 2, true, false),
+                                make(g, 2, 70, 70, 3, 3, true, false), make(g, 1, 150, 150, 2, 2, true, false)};
   // the uniform two: batched-col's staged B (33: scalar copies; 48: 16-byte copies, blocks that start inside a matrix);
   // the last two, m_i all even and rows of at most 3 (nnz-0 matrices, empty rows, some k_i = m_i + 3; a uniform one):
-  // batched-col's two rows a lane, unstaged and staged
+  // batched-col's two rows a lane, unstaged and staged; then uniform batches for batched-col's streamed path: d10 (several
+  // matrices a warp), d21 (odd: one row a lane, chunks off 16 bytes, B's last 16-byte block partial), d70 (two
+  // strips a warp), d150 (two items a matrix of two strips each, the last strip part-filled)
   for (auto& b : batches)
     for (int nb : {1, 3, 8, 17, 64})
       for (bool col : {false, true}) {
