@@ -8,7 +8,7 @@
 // columns, keeps its rows of A in registers, and streams its chunks of B through a ring of kColStreamStages
 // buffers of its own with cp.async (no block barrier, a __syncwarp a chunk), so that a warp has three
 // chunks in flight while it multiplies one; lanes on rows, so a warp's store of a column of C is 32 R
-// consecutive values, two rows a lane (R = 2, every m even) as one 4-, 8- or 16-byte store.
+// consecutive values, two rows a lane (R = 2, every m even) as one 4- or 8-byte store.
 #pragma once
 #include "common.cuh"
 #include "async_copy.cuh"
@@ -65,12 +65,11 @@ inline ColStreamPlan col_stream_plan(int batch, int m, int k, int nb, int R, int
   return p;
 }
 
-// Two rows' values of one column of C as one store (R = 2; the element offset is even: m even).
+// Two rows' values of one column of C as one store (R = 2; the element offset is even: m even); 16-bit or f32.
 template <typename T>
 __device__ __forceinline__ void store_c_pair(T* p, acc_t<T> a0, acc_t<T> a1) {
   if constexpr (sizeof(T) == 2) store_c(reinterpret_cast<uint32_t*>(p), pack16<T>(a0, a1));
-  else if constexpr (sizeof(T) == 4) store_c(reinterpret_cast<float2*>(p), make_float2(a0, a1));
-  else store_c(reinterpret_cast<double2*>(p), make_double2(a0, a1));
+  else store_c(reinterpret_cast<float2*>(p), make_float2(a0, a1));
 }
 
 // cols / vals: A as K ELL slots a row (local columns, -1 where a row has fewer); B, C: the batch's column-major

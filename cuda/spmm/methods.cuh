@@ -565,21 +565,20 @@ class ColMajor : public KernelMethod<T> {
     const char* re = std::getenv("SPB_SPMM_COL_R");
     const double bc_bytes = double(h.B.n + size_t(h.total_rows) * h.nb) * sizeof(T);
     const bool stream_rule = sizeof(T) <= 4 && um <= 128 && bc_bytes >= 4e6;
-    if ((sm ? std::string(sm) == "1" : stream_rule) && um > 0 && uk > 0 && k_ >= 1 && k_ != 6 && h.nb >= 1) {
+    if ((sm ? std::string(sm) == "1" : stream_rule) && um > 0 && uk > 0 && k_ >= 1 && h.nb >= 1) {  // (no kernel for 6 slots: stream_kernel)
       const int R = um % 2 == 0 && !(re && std::string(re) == "1") ? 2 : 1;
-      sk_ = k_;
       const char* cb = std::getenv("SPB_SPMM_COL_STREAM_CHUNK");  // B's bytes a chunk (development sweeps)
       const int chunk = cb && std::atoi(cb) > 0 ? std::atoi(cb) : kColStreamChunkBytes;
       ColStreamPlan p = col_stream_plan<T>(h.batch, um, uk, h.nb, R, 0, chunk);
       const DeviceInfo& dv = *this->dev_;
-      skern_ = stream_kernel(sk_, R);
+      skern_ = stream_kernel(k_, R);
       int per_sm = 0;  // blocks an SM holds (registers and shared memory)
       if (skern_ && p.smem <= 48 * 1024) CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, skern_, 32 * kColStreamWarps, p.smem));
       sp_ = col_stream_plan<T>(h.batch, um, uk, h.nb, R, int64_t(std::max(per_sm, 1)) * dv.sms * kColStreamWarps, chunk);
       if (per_sm > 0) {
         sgrid_ = int(std::max<int64_t>(1, std::min<int64_t>((sp_.nitems + kColStreamWarps - 1) / kColStreamWarps, int64_t(per_sm) * dv.sms)));
         this->info_s["path"] = "ell, uniform, streamed (a warp a strip of rows, chunks of B through its own ring)";
-        this->info_n["ell_slots"] = sk_;
+        this->info_n["ell_slots"] = k_;
         this->info_n["rows_per_thread"] = sp_.R;
         this->info_n["strips_a_warp"] = sp_.SS;
         this->info_n["cols_per_chunk"] = sp_.J;
@@ -591,15 +590,15 @@ class ColMajor : public KernelMethod<T> {
     return false;
   }
   using StreamKernel = void (*)(const int*, const T*, const T*, T*, int, int, int, int, ColStreamPlan, int64_t);
-  // col_stream_kernel for K ELL slots (1-4 or 8) and R rows a lane; none for f64 or 6 slots.
-  StreamKernel stream_kernel(int K, int R) const {
+  // col_stream_kernel for `slots` ELL slots (1-4 or 8) and R rows a lane; none for f64 or 6 slots.
+  StreamKernel stream_kernel(int slots, int R) const {
     StreamKernel f = nullptr;
     if constexpr (sizeof(T) <= 4) {
       auto pick = [&](auto kc) {
         constexpr int K = decltype(kc)::value;
         f = R == 2 ? col_stream_kernel<T, K, 2> : col_stream_kernel<T, K, 1>;
       };
-      switch (K) {
+      switch (slots) {
         case 1: pick(std::integral_constant<int, 1>()); break;
         case 2: pick(std::integral_constant<int, 2>()); break;
         case 3: pick(std::integral_constant<int, 3>()); break;
@@ -611,7 +610,6 @@ class ColMajor : public KernelMethod<T> {
     return f;
   }
   StreamKernel skern_ = nullptr;
-  int sk_ = 0;  // the streamed kernel's ELL slots
   bool stream_ = false;  // col_stream_kernel (sp_, sgrid_ blocks)
   ColStreamPlan sp_;
   int sgrid_ = 1;

@@ -34,9 +34,7 @@ struct int4 { int x, y, z, w; };
 inline int4 make_int4(int x, int y, int z, int w) { return {x, y, z, w}; }
 struct alignas(16) uint4 { unsigned x, y, z, w; };
 struct alignas(8) float2 { float x, y; };
-struct alignas(16) double2 { double x, y; };
 inline float2 make_float2(float x, float y) { return {x, y}; }
-inline double2 make_double2(double x, double y) { return {x, y}; }
 // PRMT's default mode: byte i of the result is byte (s >> 4i) & 7 of {y, x} (x the low four).
 inline unsigned __byte_perm(unsigned x, unsigned y, unsigned s) {
   const unsigned long long b = (static_cast<unsigned long long>(y) << 32) | x;
