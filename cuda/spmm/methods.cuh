@@ -219,6 +219,16 @@ class SwaCooShared : public KernelMethod<T> {
 
 // Ours: batched-csr-vec (threads = batch x max_m rows; grid covers them all), batched-csr-vec-persist
 // (same, grid capped at the blocks the SMs hold at once; the grid-stride loop walks the rest) and
+// f(std::integral_constant<int, V>) for a vector of V values (vec_plan's: 1, 2, 4 or 8, at most 16 bytes).
+template <typename T, typename F>
+inline void with_vec_width(int V, F&& f) {
+  constexpr int VM = 16 / sizeof(T);
+  if (V >= VM) f(std::integral_constant<int, VM>());
+  else if (V >= 4) f(std::integral_constant<int, (4 < VM ? 4 : VM)>());
+  else if (V >= 2) f(std::integral_constant<int, 2>());
+  else f(std::integral_constant<int, 1>());
+}
+
 // batched-csr-flat (block-diagonal indexing, persistent grid, row-major only).
 template <typename T>
 class CsrVec : public KernelMethod<T> {
@@ -236,9 +246,11 @@ class CsrVec : public KernelMethod<T> {
     const BatchView<T>& v = this->d_.v;
     constexpr int VM = 16 / sizeof(T);
     if (flat_) {
-      auto kernel = plan_.V == 1 ? (ch_ == 1 ? csr_flat_kernel<T, 1, 1> : csr_flat_kernel<T, 1, 2>)
-                                 : (ch_ == 1 ? csr_flat_kernel<T, VM, 1> : csr_flat_kernel<T, VM, 2>);
-      kernel<<<grid_, tb_, 0, s>>>(v.rp, v.ci_g, v.val, v.B, v.C, v.nb, plan_.lg_tpr, plan_.total);
+      with_vec_width<T>(plan_.V, [&](auto vc) {
+        constexpr int V = decltype(vc)::value;
+        auto kernel = ch_ == 1 ? csr_flat_kernel<T, V, 1> : csr_flat_kernel<T, V, 2>;
+        kernel<<<grid_, tb_, 0, s>>>(v.rp, v.ci_g, v.val, v.B, v.C, v.nb, plan_.lg_tpr, plan_.total);
+      });
       CUDA_CHECK_LAUNCH();
       return;
     }
@@ -254,7 +266,7 @@ class CsrVec : public KernelMethod<T> {
   void plan() override {
     const HostBatch<T>& h = *this->h_;
     if (flat_) tune_flat();
-    plan_ = vec_plan<T>(h.nb, flat_ ? h.total_rows : int64_t(h.batch) * h.max_m, h.layout, ch_);
+    plan_ = vec_plan<T>(h.nb, flat_ ? h.total_rows : int64_t(h.batch) * h.max_m, h.layout, ch_, flat_ && vec_mid());
     if (flat_) widen_for_l2(plan_, h.nb, ch_, b_row_bytes(h), *this->dev_);
     grid_ = std::max(1, ceil_div(plan_.total, tb_));
     if (persistent_) grid_ = std::min(grid_, this->dev_->sms * (this->dev_->max_threads_sm / tb_));
@@ -271,7 +283,7 @@ class CsrVec : public KernelMethod<T> {
   void tune_flat() {
     const HostBatch<T>& h = *this->h_;
     const int64_t resident = int64_t(this->dev_->sms) * this->dev_->max_threads_sm;
-    const VecPlan one = vec_plan<T>(h.nb, h.total_rows, h.layout, 1);
+    const VecPlan one = vec_plan<T>(h.nb, h.total_rows, h.layout, 1, vec_mid());
     ch_ = int64_t(one.total) > 8 * resident && (h.nb / one.V) >= 2 ? 2 : 1;
     if (const char* e = std::getenv("SPB_SPMM_FLAT")) {
       int tb = 0, ch = 0;
@@ -340,7 +352,7 @@ class EllFlat : public Method<T> {
     B_ = this->mem.template alloc<T>(h.B.n);
     C_ = this->mem.template alloc<T>(size_t(h.total_rows) * h.nb);
     upload(s);
-    plan_ = vec_plan<T>(h.nb, h.total_rows, h.layout, 1);
+    plan_ = vec_plan<T>(h.nb, h.total_rows, h.layout, 1, vec_mid());
     grid_ = std::max(1, std::min(ceil_div(plan_.total, 256), dev.sms * (dev.max_threads_sm / 256)));
     this->info_n["ell_slots"] = k_;
     this->info_n["vec_width"] = plan_.V;
@@ -354,8 +366,7 @@ class EllFlat : public Method<T> {
   }
   void run(cudaStream_t s) override {
     if (plan_.total == 0) return;
-    if (plan_.V == 1) launch<1>(s);
-    else launch<16 / sizeof(T)>(s);
+    with_vec_width<T>(plan_.V, [&](auto vc) { launch<decltype(vc)::value>(s); });
   }
   T* output() override { return C_; }
 

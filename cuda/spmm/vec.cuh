@@ -130,11 +130,21 @@ struct VecPlan {
   int V = 1, lg_tpr = 0;
   unsigned total = 0;
 };
+// $SPB_SPMM_VEC_MID=0 (development A/Bs only): batched-csr-flat and batched-ell as before, 16 bytes or one value.
+inline bool vec_mid() {
+  const char* e = std::getenv("SPB_SPMM_VEC_MID");
+  return !(e && std::string(e) == "0");
+}
+// mid (batched-csr-flat, batched-ell): where nb is not a multiple of a 16-byte vector, the widest vector (4 or 8
+// bytes) that divides nb, so that every vector lies inside B's row and is aligned; else (batched-csr-vec) 16 bytes or
+// one value.
 template <typename T>
-inline VecPlan vec_plan(int nb, int64_t rows, Layout layout, int ch = 1) {
+inline VecPlan vec_plan(int nb, int64_t rows, Layout layout, int ch = 1, bool mid = false) {
   VecPlan p;
   const int vmax = int(16 / sizeof(T));
   p.V = (layout == Layout::Row && nb % vmax == 0) ? vmax : 1;
+  if (mid && layout == Layout::Row)
+    for (p.V = vmax; p.V > 1 && nb % p.V != 0;) p.V /= 2;
   const int lanes = std::min(32, next_pow2(std::max(1, ceil_div(nb, p.V * ch))));
   p.lg_tpr = log2i(lanes);
   p.total = unsigned(uint64_t(rows) * lanes);

@@ -88,6 +88,10 @@ tests_phase() {
   # batched-split's B loads of 2-8 values where nb is not a multiple of 16 bytes (split_vec_width), row-major
   into=sanitizers step san-spmm-split-vw-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 4,6,10,12,14 --precision f16 --methods batched-split --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-split-vw-f32-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 2,6,10 --precision f32 --methods batched-split --mode kernel --warmup 0 --samples 1
+  # batched-csr-flat's and batched-ell's B loads of 4 or 8 bytes where nb is not a multiple of 16 bytes (vec_plan's mid
+  # widths): odd dims with empty rows and rows of 0-5 (ELL), mixed rows of 1-40 (csr-flat)
+  into=sanitizers step san-spmm-vecmid-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 2,4,6,12,14 --precision f16 --methods batched-csr-flat,batched-ell --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-vecmid-f32-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/dense.spb --nb 2,6,10 --precision f32 --methods batched-csr-flat,batched-ell --mode kernel --warmup 0 --samples 1
   # batched-slab's slices of rows: as planned (wide A_i) and forced to 32 rows (short last slices of d40-d150)
   into=sanitizers step san-spmm-slices-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 9,40,130 --precision f32 --layout col --methods batched-slab,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-slices-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/wide.spb --nb 17,70 --precision f16 --methods batched-slab,auto --mode kernel --warmup 0 --samples 1

@@ -1,4 +1,5 @@
-// Host emulation of batched-col (col_kernel), batched-staged (staged_kernel) and batched-split (split_kernel,
+// Host emulation of batched-col (col_kernel), batched-staged (staged_kernel), batched-csr-flat and batched-ell (csr_flat_kernel,
+// ell_flat_kernel) and batched-split (split_kernel,
 // its shuffles through the block barrier), and of batched-tile's quad transpose (quad_transpose), against a float64
 // (batched-tile runs on the tensor cores, which have no host emulation: the GPU tests check it)
 // reference, on mixed batches with empty rows, nnz-0 matrices, rectangular matrices, dim 1, nb not a
@@ -50,8 +51,9 @@ Batch make(std::mt19937& g, int batch, int dlo, int dhi, int nlo, int nhi, bool 
 }
 
 template <typename T>
-int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
+int run_case(const Batch& b, int nb, bool colmajor, int& ncfg, bool flat_only = false) {
   if (b.stream_only && (!colmajor || sizeof(T) > 4)) return 0;
+  if (flat_only && colmajor) return 0;
   std::mt19937 g(nb * 7 + colmajor);
   const int batch = b.m.size(), rows = b.row_off.back(), cols = b.col_off.back();
   std::vector<T> B(size_t(cols) * nb), C(size_t(rows) * nb);
@@ -91,6 +93,51 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg) {
       for (int q = b.rp[r]; q < b.rp[r + 1]; ++q) cig[q] = b.ci[q] + b.col_off[i];
     }
   }
+  // batched-csr-flat and batched-ell (row-major, block-diagonal columns) at vec_plan's width for nb (4- or 8-byte vectors
+  // where nb is not a multiple of 16 bytes), csr-flat with one and two column chunks a lane, ELL at the batch's slots; a
+  // grid of as many threads as the plan's and one of a block (the grid-stride loop)
+  if (!colmajor) {
+    int longest = 0;
+    for (int r = 0; r < rows; ++r) longest = std::max(longest, b.rp[r + 1] - b.rp[r]);
+    int K = 0;
+    for (int k : {1, 2, 3, 4, 6, 8}) if (!K && longest <= k) K = k;
+    std::vector<int> ec(size_t(rows) * std::max(K, 1), -1);
+    std::vector<T> ev(ec.size(), T(0));
+    for (int r = 0; r < rows && K; ++r)
+      for (int q = 0; q < b.rp[r + 1] - b.rp[r]; ++q) ec[size_t(r) * K + q] = cig[b.rp[r] + q], ev[size_t(r) * K + q] = val[b.rp[r] + q];
+    auto flat = [&](auto vc) {
+      constexpr int V = decltype(vc)::value;
+      for (int ch : {1, 2})
+        for (bool one_block : {false, true}) {
+          const VecPlan p = vec_plan<T>(nb, rows, Layout::Row, ch, true);
+          const unsigned blocks = one_block ? 1u : (p.total + 255) / 256;
+          std::fill(C.begin(), C.end(), T(NAN));
+          emu_launch(dim3(std::max(blocks, 1u)), dim3(256), false, [&] {
+            (ch == 1 ? csr_flat_kernel<T, V, 1> : csr_flat_kernel<T, V, 2>)(b.rp.data(), cig.data(), val.data(), B.data(), C.data(), nb, p.lg_tpr, p.total);
+          });
+          char w[64]; std::snprintf(w, sizeof w, "csr-flat V=%d CH=%d%s", V, ch, one_block ? " one block" : "");
+          check(w);
+          ++ncfg;
+          if (ch == 2 || !K) continue;
+          std::fill(C.begin(), C.end(), T(NAN));
+          emu_launch(dim3(std::max(blocks, 1u)), dim3(256), false, [&] {
+            auto kern = K == 1 ? ell_flat_kernel<T, V, 1> : K == 2 ? ell_flat_kernel<T, V, 2> : K == 3 ? ell_flat_kernel<T, V, 3>
+                      : K == 4 ? ell_flat_kernel<T, V, 4> : K == 6 ? ell_flat_kernel<T, V, 6> : ell_flat_kernel<T, V, 8>;
+            kern(ec.data(), ev.data(), B.data(), C.data(), nb, p.lg_tpr, p.total);
+          });
+          std::snprintf(w, sizeof w, "ell K=%d V=%d%s", K, V, one_block ? " one block" : "");
+          check(w);
+          ++ncfg;
+        }
+    };
+    constexpr int VM = 16 / sizeof(T);
+    const int V = vec_plan<T>(nb, rows, Layout::Row, 1, true).V;
+    if (V >= VM) flat(std::integral_constant<int, VM>());
+    else if (V >= 4) flat(std::integral_constant<int, (4 < VM ? 4 : VM)>());
+    else if (V >= 2) flat(std::integral_constant<int, 2>());
+    else flat(std::integral_constant<int, 1>());
+  }
+  if (flat_only) return bad;
   if (colmajor) {
     // ELL slots (local columns) for K = 0, 3, 8 (where they fit)
     int longest = 0;
@@ -436,6 +483,13 @@ int main() {
         if (nb == 8 || nb == 17) bad += run_case<F16>(b, nb, col, runs) + run_case<BF16>(b, nb, col, runs);
         n++;
       }
+  // batched-csr-flat's and batched-ell's vectors of 4 or 8 bytes (nb not a multiple of 16 bytes), every precision
+  for (auto& b : batches)
+    for (int nb : {6, 12, 20}) {
+      bad += run_case<float>(b, nb, false, runs, true) + run_case<double>(b, nb, false, runs, true);
+      bad += run_case<F16>(b, nb, false, runs, true) + run_case<BF16>(b, nb, false, runs, true);
+      n++;
+    }
   std::printf("%d cases (%d kernel runs checked), %d bad\n", n, runs, bad);
   return bad != 0;
 }
