@@ -779,7 +779,7 @@ class Staged : public KernelMethod<T> {
     if (old_col_) {
       staged_col_kernel<T><<<h.batch * p_, kStagedThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, v.ci, v.val, v.B, v.C, v.nb, W_, p_);
     } else {
-      with_vec([&](auto K) { K<<<int64_t(h.batch) * p_ * S_, kStagedThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, nz_, v.B, v.C, v.nb, lg_, p_, rec_off_, cap_, S_); });
+      with_vec([&](auto K) { K<<<int64_t(h.batch) * p_ * S_, kStagedThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, nz_, v.B, v.C, v.nb, lg_, p_, rec_off_, cap_, S_, skew_); });
     }
     CUDA_CHECK_LAUNCH();
   }
@@ -860,13 +860,32 @@ class Staged : public KernelMethod<T> {
       this->info_n["vec_width"] = V_;
       this->info_n["lanes_per_row"] = 1 << lg_;
       this->info_n["row_slices"] = S_;
+      // Each lane group starts its row's walk g % 16 records in (staged_row_kernel) where the rows of a warp's groups would
+      // otherwise read their records from the same banks: 4 or more groups on average at one bank offset (uniform rows of
+      // 16-64 at 4 lanes a row: 8). Measured (H200, docs/spmm-notes.md "Session of 2026-11-29 #5"): there 0.81-0.98x the
+      // time; elsewhere (offsets already spread: mixed rows, rows of 24 or 40 at 4 groups a warp; one group a warp) the
+      // walk's second tail cost 1.03-1.12x. $SPB_SPMM_STAGED_SKEW=0 / 1 (development A/Bs only) forces it off / on.
+      const int gw = 32 >> lg_, banks = int(128 / sizeof(StagedNz<T>));
+      double ways = 0;
+      int64_t warps = 0;
+      for (int64_t r = 0; gw > 1 && r + gw <= h.total_rows; r += gw, ++warps) {
+        int cnt[16] = {}, most = 0;
+        for (int i = 0; i < gw; ++i)
+          if (h.rp[size_t(r + i + 1)] > h.rp[size_t(r + i)]) most = std::max(most, ++cnt[h.rp[size_t(r + i)] % banks]);
+        ways += most;
+      }
+      const double mean_ways = warps ? ways / double(warps) : 0;
+      const char* sk = std::getenv("SPB_SPMM_STAGED_SKEW");
+      skew_ = sk && std::string(sk) == "0" ? 0 : (sk && std::string(sk) == "1") || mean_ways >= 4 ? 15 : 0;
+      this->info_n["record_skew"] = skew_ ? 1 : 0;
+      this->info_n["record_bank_ways"] = std::round(mean_ways * 10) / 10;
     }
     if (int64_t(h.batch) * p_ * S_ >= (1ll << 31)) throw std::runtime_error("batched-staged: more blocks than one grid holds");
     this->info_n["block_cols"] = W_;
     this->info_n["col_blocks"] = p_;
     this->info_n["smem_bytes"] = double(smem_);
   }
-  int V_ = 1, lg_ = 0, W_ = 1, p_ = 1, S_ = 1, rec_off_ = 0, cap_ = 0;
+  int V_ = 1, lg_ = 0, W_ = 1, p_ = 1, S_ = 1, rec_off_ = 0, cap_ = 0, skew_ = 15;
   bool old_col_ = false;
   size_t smem_ = 0;
   void upload_own(cudaStream_t s) override {

@@ -47,7 +47,7 @@ template <typename T, Layout L, int V>
 __global__ void __launch_bounds__(kStagedThreads, L == Layout::Row && !(sizeof(T) == 4 && V == 4) ? 8 : 0) staged_row_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off,
                                                                   const int* __restrict__ rp, const StagedNz<T>* __restrict__ nz,
                                                                   const T* __restrict__ B, T* __restrict__ C, int nb, int lg, int p,
-                                                                  int rec_off, int cap, int S) {
+                                                                  int rec_off, int cap, int S, int skew_mask) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   using A = acc_t<T>;
   using Vec = VecT<T, V>;
@@ -113,26 +113,37 @@ __global__ void __launch_bounds__(kStagedThreads, L == Layout::Row && !(sizeof(T
       A acc[V];
 #pragma unroll
       for (int e = 0; e < V; ++e) acc[e] = A(0);
-      const int q1 = __ldg(rp + r0 + r + 1);
-      int q = __ldg(rp + r0 + r);
-      for (; q + U <= q1; q += U) {
-        T a[U];
-        int c[U];
+      const int q0 = __ldg(rp + r0 + r), n = __ldg(rp + r0 + r + 1) - q0;
+      // Rows of one length start a multiple of 8 n bytes apart in Rs, so with n a multiple of 16 (rows of 16-64 in uniform
+      // batches) a warp's groups read their records from the same banks (ncu: 6.6-way conflicts, 64 % of the shared-load
+      // wavefronts, on batch 10 of d1024, 64 a row). Group g walks its row from record g % 16 on, wrapping around: the
+      // same sum in another order, its records over 16 bank pairs. skew_mask 0 ($SPB_SPMM_STAGED_SKEW=0): from the first.
+      int sk = (threadIdx.x >> lg) & skew_mask;
+      if (sk >= n) sk = n > 0 ? sk % n : 0;
+      const StagedNz<T>* Rr = Rs + (q0 - qa);
+      int lo = sk, hi = n;  // records sk .. n - 1, then 0 .. sk - 1
+#pragma unroll 1
+      for (int part = 0; part < 2; ++part, hi = sk, lo = 0) {
+        int q = lo;
+        for (; q + U <= hi; q += U) {
+          T a[U];
+          int c[U];
 #pragma unroll
-        for (int u = 0; u < U; ++u) a[u] = Rs[q - qa + u].v, c[u] = Rs[q - qa + u].c;
-        Vec b[U];
+          for (int u = 0; u < U; ++u) a[u] = Rr[q + u].v, c[u] = Rr[q + u].c;
+          Vec b[U];
 #pragma unroll
-        for (int u = 0; u < U; ++u) b[u] = *reinterpret_cast<const Vec*>(Bl + c[u] * W);
+          for (int u = 0; u < U; ++u) b[u] = *reinterpret_cast<const Vec*>(Bl + c[u] * W);
 #pragma unroll
-        for (int u = 0; u < U; ++u)
+          for (int u = 0; u < U; ++u)
 #pragma unroll
-          for (int e = 0; e < V; ++e) acc[e] += widen(a[u]) * widen(b[u].x[e]);
-      }
-      for (; q < q1; ++q) {
-        const T a = Rs[q - qa].v;
-        const Vec b = *reinterpret_cast<const Vec*>(Bl + Rs[q - qa].c * W);
+            for (int e = 0; e < V; ++e) acc[e] += widen(a[u]) * widen(b[u].x[e]);
+        }
+        for (; q < hi; ++q) {
+          const T a = Rr[q].v;
+          const Vec b = *reinterpret_cast<const Vec*>(Bl + Rr[q].c * W);
 #pragma unroll
-        for (int e = 0; e < V; ++e) acc[e] += widen(a) * widen(b.x[e]);
+          for (int e = 0; e < V; ++e) acc[e] += widen(a) * widen(b.x[e]);
+        }
       }
       if constexpr (row) {
         if (j < w) store_vec<T, V>(Ci + int64_t(r) * nb + j, acc);

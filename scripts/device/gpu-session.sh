@@ -88,6 +88,9 @@ tests_phase() {
   # batched-split's B loads of 2-8 values where nb is not a multiple of 16 bytes (split_vec_width), row-major
   into=sanitizers step san-spmm-split-vw-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 4,6,10,12,14 --precision f16 --methods batched-split --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-split-vw-f32-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 2,6,10 --precision f32 --methods batched-split --mode kernel --warmup 0 --samples 1
+  # batched-staged's skewed record walk on uniform rows of 16 (d64): row- and column-major lane groups
+  into=sanitizers step san-spmm-staged-skew-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 5,16,40 --precision f32 --methods batched-staged --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-staged-skew-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 5,16,40 --precision f16 --layout col --methods batched-staged --mode kernel --warmup 0 --samples 1
   # batched-csr-flat's and batched-ell's B loads of 4 or 8 bytes where nb is not a multiple of 16 bytes (vec_plan's mid
   # widths): odd dims with empty rows and rows of 0-5 (ELL), mixed rows of 1-40 (csr-flat)
   into=sanitizers step san-spmm-vecmid-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 2,4,6,12,14 --precision f16 --methods batched-csr-flat,batched-ell --mode kernel --warmup 0 --samples 1

@@ -300,9 +300,9 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg, bool flat_only = 
           std::fill(C.begin(), C.end(), T(NAN));
           emu_launch(dim3(batch * p * S), dim3(kStagedThreads), true, [&] {
             if (colmajor)
-              staged_row_kernel<T, Layout::Col, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off, cap, S);
+              staged_row_kernel<T, Layout::Col, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off, cap, S, 15);
             else
-              staged_row_kernel<T, Layout::Row, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off, cap, S);
+              staged_row_kernel<T, Layout::Row, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off, cap, S, 15);
           });
           char w[80]; std::snprintf(w, sizeof w, "staged %s V=%d lanes=%d cap=%d slices=%d", colmajor ? "col" : "row", V, 1 << lg, cap, S);
           check(w);
