@@ -219,16 +219,6 @@ class SwaCooShared : public KernelMethod<T> {
 
 // Ours: batched-csr-vec (threads = batch x max_m rows; grid covers them all), batched-csr-vec-persist
 // (same, grid capped at the blocks the SMs hold at once; the grid-stride loop walks the rest) and
-// f(std::integral_constant<int, V>) for a vector of V values (vec_plan's: 1, 2, 4 or 8, at most 16 bytes).
-template <typename T, typename F>
-inline void with_vec_width(int V, F&& f) {
-  constexpr int VM = 16 / sizeof(T);
-  if (V >= VM) f(std::integral_constant<int, VM>());
-  else if (V >= 4) f(std::integral_constant<int, (4 < VM ? 4 : VM)>());
-  else if (V >= 2) f(std::integral_constant<int, 2>());
-  else f(std::integral_constant<int, 1>());
-}
-
 // batched-csr-flat (block-diagonal indexing, persistent grid, row-major only).
 template <typename T>
 class CsrVec : public KernelMethod<T> {

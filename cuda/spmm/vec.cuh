@@ -1,11 +1,13 @@
 // Our batched CSR kernel for the H100 (beyond the paper): a row's output is accumulated in
 // registers (in acc_t<T>: float for f16/bf16), each lane owning V consecutive columns loaded/stored as
-// one vector (16 B: float4, double2, 8 halves) when B and C are row-major and nb % V == 0. Threads are laid out as batch x max_m rows x
+// one vector (16 B: float4, double2, 8 halves) when B and C are row-major and nb % V == 0 (batched-csr-flat and
+// batched-ell: 4 or 8 bytes where nb is not a multiple of 16 bytes, vec_plan's mid widths). Threads are laid out as batch x max_m rows x
 // tpr lanes, so a block covers several small matrices at once; a grid-stride loop lets the same
 // kernel run as a persistent grid (grid capped at what the SMs hold) for huge batches.
 #pragma once
 #include <cstdlib>
 #include <string>
+#include <type_traits>
 #include "common.cuh"
 
 namespace spb {
@@ -149,6 +151,16 @@ inline VecPlan vec_plan(int nb, int64_t rows, Layout layout, int ch = 1, bool mi
   p.lg_tpr = log2i(lanes);
   p.total = unsigned(uint64_t(rows) * lanes);
   return p;
+}
+
+// f(std::integral_constant<int, V>) for a vector of V values (vec_plan's: 1, 2, 4 or 8, at most 16 bytes).
+template <typename T, typename F>
+inline void with_vec_width(int V, F&& f) {
+  constexpr int VM = 16 / sizeof(T);
+  if (V >= VM) f(std::integral_constant<int, VM>());
+  else if (V >= 4) f(std::integral_constant<int, (4 < VM ? 4 : VM)>());
+  else if (V >= 2) f(std::integral_constant<int, 2>());
+  else f(std::integral_constant<int, 1>());
 }
 
 // Whether the B_i that the resident rows read, at `lanes` lanes a row, would pass half of L2 (then a

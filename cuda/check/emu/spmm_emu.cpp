@@ -130,12 +130,7 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg, bool flat_only = 
           ++ncfg;
         }
     };
-    constexpr int VM = 16 / sizeof(T);
-    const int V = vec_plan<T>(nb, rows, Layout::Row, 1, true).V;
-    if (V >= VM) flat(std::integral_constant<int, VM>());
-    else if (V >= 4) flat(std::integral_constant<int, (4 < VM ? 4 : VM)>());
-    else if (V >= 2) flat(std::integral_constant<int, 2>());
-    else flat(std::integral_constant<int, 1>());
+    with_vec_width<T>(vec_plan<T>(nb, rows, Layout::Row, 1, true).V, flat);
   }
   if (flat_only) return bad;
   if (colmajor) {
