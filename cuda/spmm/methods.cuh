@@ -687,7 +687,7 @@ class SplitRows : public KernelMethod<T> {
         nv_ = b ? b : nv_;
       }
     }
-    vw_ = split_vec_width<T>(h.nb, nv_, row);
+    vw_ = vec_width_for<T>(h.nb, nv_, row);
     if (const char* e = std::getenv("SPB_SPMM_SPLIT_VW"); e && std::atoi(e) == 1) vw_ = 1;  // development A/Bs only: a value at a time
     gx_ = std::max(1, ceil_div(rows * s_, 256));
     gy_ = std::min(65535, std::max(1, ceil_div(h.nb, nv_)));
@@ -698,7 +698,7 @@ class SplitRows : public KernelMethod<T> {
     this->info_n["vec_width"] = vw_;
   }
   int s_ = 4, nv_ = 4, gx_ = 1, gy_ = 1;
-  int vw_ = 1;  // values a vector load of B (split_vec_width)
+  int vw_ = 1;  // values a vector load of B (vec_width_for)
   void upload_own(cudaStream_t s) override {
     if (this->h_->layout == Layout::Col) rm_.upload(s);
   }
@@ -866,7 +866,7 @@ class Staged : public KernelMethod<T> {
       }
       const double mean_ways = warps ? ways / double(warps) : 0;
       const char* sk = std::getenv("SPB_SPMM_STAGED_SKEW");
-      skew_ = sk && std::string(sk) == "0" ? 0 : (sk && std::string(sk) == "1") || mean_ways >= 4 ? 15 : 0;
+      skew_ = sk && std::string(sk) == "0" ? 0 : (sk && std::string(sk) == "1") || mean_ways >= 4 ? kStagedSkewMask : 0;
       this->info_n["record_skew"] = skew_ ? 1 : 0;
       this->info_n["record_bank_ways"] = std::round(mean_ways * 10) / 10;
     }
@@ -875,7 +875,7 @@ class Staged : public KernelMethod<T> {
     this->info_n["col_blocks"] = p_;
     this->info_n["smem_bytes"] = double(smem_);
   }
-  int V_ = 1, lg_ = 0, W_ = 1, p_ = 1, S_ = 1, rec_off_ = 0, cap_ = 0, skew_ = 15;
+  int V_ = 1, lg_ = 0, W_ = 1, p_ = 1, S_ = 1, rec_off_ = 0, cap_ = 0, skew_ = 0;
   bool old_col_ = false;
   size_t smem_ = 0;
   void upload_own(cudaStream_t s) override {

@@ -36,16 +36,6 @@ __device__ __forceinline__ void team_sum(A (&v)[NV], int s, int& base) {
   }
 }
 
-// Values a lane loads from a row of B at once (split_kernel's vw): row-major, the most (up to 16 bytes) that divide
-// nb and NV, so that every vector lies inside B's row and is aligned (B from cudaMalloc); column-major, 1. 16-bit
-// rows of nb % 8 != 0 took a 2-byte load a value (nb 6: six loads a nonzero; three 4-byte words now).
-template <typename T>
-__host__ __device__ inline int split_vec_width(int nb, int nv, bool row) {
-  int w = row ? 16 / int(sizeof(T)) : 1;
-  while (w > 1 && (nb % w != 0 || nv % w != 0)) w /= 2;
-  return w;
-}
-
 // d[0..W) += a x the W values of B at p (one aligned vector load).
 template <typename T, int W, typename A>
 __device__ __forceinline__ void split_axpy(A* d, A a, const T* p) {
@@ -57,7 +47,7 @@ __device__ __forceinline__ void split_axpy(A* d, A a, const T* p) {
 // rp: block-diagonal row pointer; cols: block-diagonal columns (row-major) or columns local to the
 // matrix (column-major); um / uk: every matrix's m and k in a uniform batch (column-major: the matrix
 // follows from the row), else rmat (row -> matrix) and desc (matrix -> {row_off, m, col_off, k}).
-// vw (row-major): B's row segments as vectors of vw values (split_vec_width; 1: one value at a time).
+// vw (row-major): B's row segments as vectors of vw values (vec_width_for; 1: one value at a time).
 template <typename T, Layout L, int S, int NV>
 __global__ void __launch_bounds__(256) split_kernel(const int* __restrict__ rp, const int* __restrict__ cols, const T* __restrict__ vals,
                                                     const int* __restrict__ rmat, const int4* __restrict__ desc, const T* __restrict__ B,

@@ -29,6 +29,9 @@ struct alignas(sizeof(T) == 8 ? 16 : 8) StagedNz {
   int c;
 };
 constexpr int kStagedThreads = 256;
+// staged_row_kernel's skew_mask where it skews: lane group g starts its row's walk at record g % 16 (16 bank pairs of
+// 8-byte records).
+constexpr int kStagedSkewMask = 15;
 
 // Lanes of a group of G = 1 << lg own V columns each of one row; 256 / G rows a block at a time; room
 // for `cap` records of A_i in shared memory from rec_off bytes. Row-major: nb % V == 0 (so every copied

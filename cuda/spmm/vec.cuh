@@ -132,6 +132,15 @@ struct VecPlan {
   int V = 1, lg_tpr = 0;
   unsigned total = 0;
 };
+// Values a lane loads from a row of B at once: row-major, the most (up to 16 bytes) that divide nb and nv, so that every
+// vector lies inside B's row and is aligned (B from cudaMalloc); column-major, 1. batched-split's vw (nv: its columns a
+// lane; 16-bit rows of nb % 8 != 0 took a 2-byte load a value there: nb 6, six loads a nonzero) and vec_plan's mid widths.
+template <typename T>
+__host__ __device__ inline int vec_width_for(int nb, int nv, bool row) {
+  int w = row ? 16 / int(sizeof(T)) : 1;
+  while (w > 1 && (nb % w != 0 || nv % w != 0)) w /= 2;
+  return w;
+}
 // $SPB_SPMM_VEC_MID=0 (development A/Bs only): batched-csr-flat and batched-ell as before, 16 bytes or one value.
 inline bool vec_mid() {
   const char* e = std::getenv("SPB_SPMM_VEC_MID");
@@ -144,9 +153,7 @@ template <typename T>
 inline VecPlan vec_plan(int nb, int64_t rows, Layout layout, int ch = 1, bool mid = false) {
   VecPlan p;
   const int vmax = int(16 / sizeof(T));
-  p.V = (layout == Layout::Row && nb % vmax == 0) ? vmax : 1;
-  if (mid && layout == Layout::Row)
-    for (p.V = vmax; p.V > 1 && nb % p.V != 0;) p.V /= 2;
+  p.V = mid ? vec_width_for<T>(nb, vmax, layout == Layout::Row) : (layout == Layout::Row && nb % vmax == 0) ? vmax : 1;
   const int lanes = std::min(32, next_pow2(std::max(1, ceil_div(nb, p.V * ch))));
   p.lg_tpr = log2i(lanes);
   p.total = unsigned(uint64_t(rows) * lanes);

@@ -85,7 +85,7 @@ tests_phase() {
   # batched-split's 32 lanes a row (rows of >= 64, few matrices), both layouts
   into=sanitizers step san-spmm-split32-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 5,8 --precision f32 --layout col --methods batched-split,auto --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-split32-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 3,8 --precision bf16 --methods batched-split,auto --mode kernel --warmup 0 --samples 1
-  # batched-split's B loads of 2-8 values where nb is not a multiple of 16 bytes (split_vec_width), row-major
+  # batched-split's B loads of 2-8 values where nb is not a multiple of 16 bytes (vec_width_for), row-major
   into=sanitizers step san-spmm-split-vw-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 4,6,10,12,14 --precision f16 --methods batched-split --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-split-vw-f32-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/long.spb --nb 2,6,10 --precision f32 --methods batched-split --mode kernel --warmup 0 --samples 1
   # batched-staged's skewed record walk on uniform rows of 16 (d64): row- and column-major lane groups

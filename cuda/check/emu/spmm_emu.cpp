@@ -96,9 +96,9 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg, bool flat_only = 
   // batched-csr-flat and batched-ell (row-major, block-diagonal columns) at vec_plan's width for nb (4- or 8-byte vectors
   // where nb is not a multiple of 16 bytes), csr-flat with one and two column chunks a lane, ELL at the batch's slots; a
   // grid of as many threads as the plan's and one of a block (the grid-stride loop)
+  int longest = 0;  // the batch's longest row
+  for (int r = 0; r < rows; ++r) longest = std::max(longest, b.rp[r + 1] - b.rp[r]);
   if (!colmajor) {
-    int longest = 0;
-    for (int r = 0; r < rows; ++r) longest = std::max(longest, b.rp[r + 1] - b.rp[r]);
     int K = 0;
     for (int k : {1, 2, 3, 4, 6, 8}) if (!K && longest <= k) K = k;
     std::vector<int> ec(size_t(rows) * std::max(K, 1), -1);
@@ -135,8 +135,6 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg, bool flat_only = 
   if (flat_only) return bad;
   if (colmajor) {
     // ELL slots (local columns) for K = 0, 3, 8 (where they fit)
-    int longest = 0;
-    for (int r = 0; r < rows; ++r) longest = std::max(longest, b.rp[r + 1] - b.rp[r]);
     auto ell = [&](int K, std::vector<int>& ec, std::vector<T>& ev) {
       ec.assign(size_t(rows) * K, -1); ev.assign(size_t(rows) * K, T(0));
       for (int r = 0; r < rows; ++r) for (int q = 0; q < b.rp[r + 1] - b.rp[r]; ++q) { ec[size_t(r) * K + q] = b.ci[b.rp[r] + q]; ev[size_t(r) * K + q] = val[b.rp[r] + q]; }
@@ -238,7 +236,7 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg, bool flat_only = 
   {
     auto go = [&](auto sc, auto nvc) {
       constexpr int S = decltype(sc)::value, NV = decltype(nvc)::value;
-      const int vw = split_vec_width<T>(nb, NV, !colmajor);
+      const int vw = vec_width_for<T>(nb, NV, !colmajor);
       for (int gy : {1, nb == 17 ? (nb + NV - 1) / NV : 0})
         for (bool uni : {false, true}) {
           if (gy == 0 || (uni && !(colmajor && b.uniform))) continue;
@@ -276,10 +274,9 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg, bool flat_only = 
   }
   std::vector<StagedNz<T>> nz(val.size() + 2, StagedNz<T>{T(0), 0});  // the last 16-byte copy may run past the end
   for (size_t q = 0; q < val.size(); ++q) nz[q] = StagedNz<T>{val[q], b.ci[q]};
-  int kmax = 1, nzmax = 0, longest = 0, mmax = 1;
+  int kmax = 1, nzmax = 0, mmax = 1;
   for (int i = 0; i < batch; ++i)
     kmax = std::max(kmax, b.k[i]), mmax = std::max(mmax, b.m[i]), nzmax = std::max(nzmax, b.rp[b.row_off[i + 1]] - b.rp[b.row_off[i]]);
-  for (int r = 0; r < rows; ++r) longest = std::max(longest, b.rp[r + 1] - b.rp[r]);
   constexpr int RV = 16 / sizeof(StagedNz<T>);
   auto row = [&](auto vc) {
     constexpr int V = decltype(vc)::value;
@@ -295,9 +292,9 @@ int run_case(const Batch& b, int nb, bool colmajor, int& ncfg, bool flat_only = 
           std::fill(C.begin(), C.end(), T(NAN));
           emu_launch(dim3(batch * p * S), dim3(kStagedThreads), true, [&] {
             if (colmajor)
-              staged_row_kernel<T, Layout::Col, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off, cap, S, 15);
+              staged_row_kernel<T, Layout::Col, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off, cap, S, kStagedSkewMask);
             else
-              staged_row_kernel<T, Layout::Row, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off, cap, S, 15);
+              staged_row_kernel<T, Layout::Row, V>(b.row_off.data(), b.col_off.data(), b.rp.data(), nz.data(), B.data(), C.data(), nb, lg, p, rec_off, cap, S, kStagedSkewMask);
           });
           char w[80]; std::snprintf(w, sizeof w, "staged %s V=%d lanes=%d cap=%d slices=%d", colmajor ? "col" : "row", V, 1 << lg, cap, S);
           check(w);
