@@ -93,6 +93,17 @@ function writeInputs(dir) {
   writeMtx(join(even, 'd-rect.mtx'), 10, 13, randomRows([...Array(10).keys()], 13, 3, next));
   writeMtx(join(even, 'e-two-a-row.mtx'), 40, 40, randomRows([...Array(40).keys()], 40, 2, next));
   writeMtx(join(even, 'f-wide.mtx'), 128, 128, randomRows([...Array(128).keys()].filter((r) => r % 5 !== 2), 128, 3, next));
+  // every m_i and k_i a multiple of 8 (batched-tile's streamed column-major path): empty rows, an all-zero matrix,
+  // rectangular ones both ways, dense rows, and an A_i of the path's largest k (128)
+  const oct = join(dir, 'spmm-oct');
+  mkdirSync(oct);
+  writeMtx(join(oct, 'a-empty-rows.mtx'), 8, 8, randomRows([0, 3, 6], 8, 3, next));
+  writeMtx(join(oct, 'b-nnz0.mtx'), 16, 16, []);
+  writeMtx(join(oct, 'c-wide.mtx'), 8, 120, randomRows([...Array(8).keys()], 120, 30, next));
+  writeMtx(join(oct, 'd-tall.mtx'), 120, 8, randomRows([...Array(120).keys()].filter((r) => r % 3 !== 1), 8, 2, next));
+  writeMtx(join(oct, 'e-dense-rows.mtx'), 64, 64, randomRows([0, 31, 63], 64, 64, next));
+  writeMtx(join(oct, 'f-full.mtx'), 128, 128, randomRows([...Array(128).keys()], 128, 40, next));
+  writeMtx(join(oct, 'g-rect.mtx'), 24, 40, randomRows([...Array(24).keys()], 40, 7, next));
   const sp = join(dir, 'spgemm');
   mkdirSync(sp);
   const n = 300;
@@ -107,7 +118,7 @@ function writeInputs(dir) {
     wideA: writeMtx(join(sp, 'overflow-a.mtx'), 3, 3000, [...randomRows([0], 3000, 3000, next), ...randomRows([2], 3000, 5, next)]),
     wideB: writeMtx(join(sp, 'overflow-b.mtx'), 3000, 100000, randomRows([...Array(3000).keys()], 100000, 30, next)),
   };
-  return { batch, even, ...files };
+  return { batch, even, oct, ...files };
 }
 
 // ---- cases ----
@@ -203,11 +214,23 @@ function cases(inp, backend) {
     // nb > 32 or k >= 96 with nb >= 96): multi-panel A_i row-major (a partial last column tile at nB 136), one panel column-major
     { op: 'spmm', name: 'f16/bf16 dims 100:300, row-major, nB 72/136: batched-tile with two strips a warp in 64-row chunks (multi-panel A_i)', expect: { method: 'batched-tile', info: 'strips_a_warp', value: 2, and: { chunk_rows: 64 } }, args: ['--batch', backend === 'cpu' ? '4' : '60', '--dim', '100:300', '--nnz-row', '20:90', '--nb', '72,136', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
     { op: 'spmm', name: 'f16/bf16 dims 96:128, row-major, nB 104/200: batched-tile with two strips a warp in 64-row chunks (one panel, k not all multiples of 64)', expect: { method: 'batched-tile', info: 'strips_a_warp', value: 2, and: { chunk_rows: 64 } }, args: ['--batch', backend === 'cpu' ? '8' : '200', '--dim', '96:128', '--nnz-row', '10:40', '--nb', '104,200', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
-    { op: 'spmm', name: 'f16/bf16 dims 120, column-major, nB 96/200: batched-tile with two strips a warp', expect: { method: 'batched-tile', info: 'strips_a_warp', value: 2 }, args: ['--batch', backend === 'cpu' ? '6' : '150', '--dim', '120', '--nnz-row', '10:60', '--nb', '96,200', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 dims 120, column-major, nB 96/200: batched-tile with two strips a warp (its streamed path off)', env: { SPB_SPMM_TILE_COL: '0' }, expect: { method: 'batched-tile', info: 'strips_a_warp', value: 2 }, args: ['--batch', backend === 'cpu' ? '6' : '150', '--dim', '120', '--nnz-row', '10:60', '--nb', '96,200', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
     { op: 'spmm', name: 'f16/bf16 dims 240, column-major, nB 72/136: batched-tile with two strips a warp in 64-row chunks (multi-panel A_i, k > 160)', expect: { method: 'batched-tile', info: 'strips_a_warp', value: 2, and: { chunk_rows: 64 } }, args: ['--batch', backend === 'cpu' ? '3' : '60', '--dim', '240', '--nnz-row', '20:100', '--nb', '72,136', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
     // batched-tile's A_i held whole (tile_wide: two strips, k 129-192): one fill for a block's column tiles
     ...['row', 'col'].map((layout) => ({ op: 'spmm', name: `f16/bf16 dims 136:192, ${layout}-major, nB 64/136: batched-tile holds A_i whole (k 129-192)`, expect: { method: 'batched-tile', info: 'a_panel_cols', value: 256, and: { strips_a_warp: 2, a_panels: 1 } }, args: ['--batch', backend === 'cpu' ? '6' : '150', '--dim', layout === 'row' ? '136:192' : '176', '--nnz-row', '10:60', '--nb', '64,136', '--layout', layout, ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] })),
-    { op: 'spmm', name: 'f16/bf16 dims 64, column-major: batched-tile\'s aligned kernels', expect: { method: 'batched-tile', info: 'misaligned16', value: 0 }, args: ['--batch', '30', '--dim', '64', '--nnz-row', '2:30', '--nb', '8,40,130', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 dims 64, column-major: batched-tile\'s aligned kernels (its streamed path off)', env: { SPB_SPMM_TILE_COL: '0' }, expect: { method: 'batched-tile', info: 'misaligned16', value: 0 }, args: ['--batch', '30', '--dim', '64', '--nnz-row', '2:30', '--nb', '8,40,130', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    // batched-tile's streamed column-major path (tile_col_kernel: B_i's columns straight into the MMA fragments), every
+    // k chunk count (k 8 / 64 / 80 / 128), nB off 16 columns and 1, matrices split into parts of their column groups
+    // (a small batch, and forced to 3 parts: uneven), and files of dims that are multiples of 8 with empty rows,
+    // an all-zero matrix, rectangular A_i and dense rows
+    ...[['8', '3', '1,17,130', 1], ['64', '3', '100,256', 2], ['80', '4', '9,192', 3], ['128', '40', '16,130', 4]].map(([dim, z, nb, kc]) => ({ op: 'spmm', name: `f16/bf16 column-major dim ${dim}, ${z} a row, nB ${nb}: batched-tile's streamed path, ${kc} k chunk${kc > 1 ? 's' : ''}`, expect: { method: 'batched-tile', info: 'k_chunks', value: kc }, args: ['--batch', backend === 'cpu' ? '4' : '300', '--dim', dim, '--nnz-row', z, '--nb', nb, '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] })),
+    { op: 'spmm', name: 'f16/bf16 column-major dim 96, 20 a row, batch 5, nB 256: batched-tile\'s streamed path, 4 parts a matrix', expect: { method: 'batched-tile', info: 'col_parts', value: 4 }, args: ['--batch', '5', '--dim', '96', '--nnz-row', '20', '--nb', '256', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 column-major dim 48, 6 a row, nB 130/77: batched-tile\'s streamed path forced to 3 parts a matrix', env: { SPB_SPMM_TILE_COL_S: '3' }, expect: { method: 'batched-tile', info: 'col_parts', value: 3 }, args: ['--batch', '30', '--dim', '48', '--nnz-row', '6', '--nb', '130,77', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 column-major dim 88, 4 a row, nB 64/128: auto takes batched-tile\'s streamed path (rule 6 leaves it rows of 4 from nB 64)', expect: { method: 'auto', info: 'choice', value: 'batched-tile', and: { k_chunks: 3 } }, args: ['--batch', backend === 'cpu' ? '3' : '300', '--dim', '88', '--nnz-row', '4', '--nb', '64,128', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'auto,batched-tile,batched-col']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 column-major dim 88, 3 a row, nB 64/128: auto keeps batched-col (rule 6, rows of 3)', expect: { method: 'auto', info: 'choice', value: 'batched-col' }, args: ['--batch', backend === 'cpu' ? '3' : '300', '--dim', '88', '--nnz-row', '3', '--nb', '64,128', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'auto,batched-tile,batched-col']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 column-major dim 64, 5 a row, nB 256/520: batched-tile\'s streamed path through a ring of 3 stages', expect: { method: 'batched-tile', info: 'ring_stages', value: 3 }, args: ['--batch', backend === 'cpu' ? '3' : '600', '--dim', '64', '--nnz-row', '5', '--nb', '256,520', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 column-major files of dims multiples of 8: batched-tile\'s streamed path forced through its ring', env: { SPB_SPMM_TILE_COL_NS: '3' }, expect: { method: 'batched-tile', info: 'ring_stages', value: 3 }, args: ['--matrices', inp.oct, '--nb', '1,17,130', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 column-major files of dims multiples of 8 (empty rows, nnz-0, rectangular, dense rows): batched-tile\'s streamed path', expect: { method: 'batched-tile', info: 'k_chunks', value: 4 }, args: ['--matrices', inp.oct, '--nb', '1,8,17,130', '--layout', 'col', ...half, '--mode', 'kernel,graph', ...spmmT] },
     // f16 / bf16 (16-bit A, B, C; f32 accumulation): 8-wide vectors where nB % 8 == 0, the scalar paths elsewhere
     { op: 'spmm', name: 'f16/bf16: dim 1, nnz/row 1, nB 1/17/33/1000', args: ['--batch', '7', '--dim', '1', '--nnz-row', '1', '--nb', '1,17,33,1000', ...half, ...spmmT] },
     { op: 'spmm', name: 'f16/bf16: files: empty rows, nnz-0 and 1×1 matrices, dense rows, all modes', args: ['--matrices', inp.batch, '--nb', '1,8,17,1000', ...half, ...allModes, ...spmmT] },

@@ -19,6 +19,7 @@
 #include "col_stream.cuh"
 #include "staged.cuh"
 #include "tile.cuh"
+#include "tile_col.cuh"
 #include "slab.cuh"
 #include "mma.cuh"
 #include "split.cuh"
@@ -1058,6 +1059,15 @@ inline int tile_strips_for(const HostBatch<T>& h, const DeviceInfo& dev, bool mi
   return two ? 2 : 1;
 }
 
+// batched-tile's streamed column-major path (tile_col_kernel): 16-bit column-major batches whose m_i and k_i are all
+// multiples of 8 (every column of B and C starts on 16 bytes) and at most kTileColMaxDim, on sm_80 or newer.
+// $SPB_SPMM_TILE_COL=0 (development A/Bs): tile_kernel's path instead.
+template <typename T>
+inline bool tile_col_streams(const HostBatch<T>& h) {
+  if (sizeof(T) != 2 || h.layout != Layout::Col || h.max_m > kTileColMaxDim || h.max_k > kTileColMaxDim || misaligned16(h)) return false;
+  const char* e = std::getenv("SPB_SPMM_TILE_COL");
+  return !(e && std::atoi(e) == 0);
+}
 template <typename T>
 class Tile : public KernelMethod<T> {
  public:
@@ -1078,6 +1088,13 @@ class Tile : public KernelMethod<T> {
     const HostBatch<T>& h = *this->h_;
     if (grid_ == 0) return;
     const BatchView<T>& v = this->d_.v;
+    if (col_s_ > 0) {
+      with_col_kernel([&](auto K) {
+        K<<<int(grid_), kTileColThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, apos_, v.val, v.B, v.C, h.nb, col_s_, int(tile_col_a_bytes(col_kc_, std::max(h.max_m, 1))));
+        CUDA_CHECK_LAUNCH();
+      });
+      return;
+    }
     with_kernel([&](auto K) {
       K<<<int(grid_), 32 * warps_, smem_, s>>>(jobs_, apos_, aval_, qoff_, v.val, v.B, v.C, h.nb, h.max_k, nct_, per_, split_, part_, arrivals_);
       CUDA_CHECK_LAUNCH();
@@ -1088,6 +1105,7 @@ class Tile : public KernelMethod<T> {
   void plan() override {
     const HostBatch<T>& h = *this->h_;
     const DeviceInfo& dev = *this->dev_;
+    if (tile_col_streams(h)) return plan_col();
     bm_ = tile_rows_for(h, dev);
     if (const char* e = std::getenv("SPB_SPMM_TILE_BM")) {  // development sweeps: force the job height
       const int b = std::atoi(e);
@@ -1212,6 +1230,67 @@ class Tile : public KernelMethod<T> {
     this->info_n["misaligned16"] = mis_ ? 1 : 0;  // the MIS kernels (misaligned16)
     this->info_s["math"] = tensor_math<T>();
   }
+  // The streamed column-major path (tile_col_kernel). Parts: a block a matrix, or, where the matrices fill less than a
+  // wave, the most parts of its 16-column groups that keep the grid within one wave, at least a group a warp. (Each part
+  // fills A_i again, and a warp with one or two groups has nothing to load ahead. H200, docs/spmm-notes.md: at 0.6-1.1
+  // waves of matrices one part a matrix took 0.68-0.90x the time of a grid of two waves (f16 batch 600 of d96, 8 a row,
+  // nb 256: 21.3 against 31.4 us), at 0.08-0.13 waves 4-8 parts took 0.31-0.74x one part's (batch 40 of d128, nb 512:
+  // 8.2 against 26.3), and half a wave's 6 parts 10.1 there.) Ring: 3 stages where k <= 64 and each warp streams 4 or
+  // more groups (one part, nb >= 256): 0.94-0.96x the registers' time on the 3 such cells of tcol_cells, 0.96-1.13x on
+  // the 6 other k <= 64 cells, 1.05-1.80x at k 72-128 (its shared memory halves the blocks an SM).
+  void plan_col() {
+    const HostBatch<T>& h = *this->h_;
+    const DeviceInfo& dev = *this->dev_;
+    col_kc_ = std::max(1, ceil_div(h.max_k, 32));
+    static_assert(kTileColMaxDim * (tile_col_pitch(4) / 2) <= 65536, "a place in the dense A_i fits apos's 16 bits");
+    apos_h_ = Pinned<uint16_t>(size_t(std::max<int64_t>(h.total_nnz, 1)));
+    for (int i = 0; i < h.batch; ++i)
+      for (int r = 0; r < h.m[i]; ++r)
+        for (int q = h.rp[h.row_off[i] + r]; q < h.rp[h.row_off[i] + r + 1]; ++q) apos_h_[size_t(q)] = uint16_t(r * (tile_col_pitch(col_kc_) / 2) + h.ci[q]);
+    apos_ = this->mem.template alloc<uint16_t>(apos_h_.n);
+    int res = 1;
+    auto occupancy = [&] {
+      smem_ = tile_col_smem(col_kc_, std::max(h.max_m, 1), col_ns_);
+      with_col_kernel([&](auto K) {
+        allow_smem(K, smem_);
+        CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res, K, kTileColThreads, smem_));
+      });
+    };
+    col_ns_ = 0;
+    occupancy();
+    const int ng = ceil_div(std::max(h.nb, 1), 16);
+    const int64_t wave = int64_t(std::max(res, 1)) * dev.sms;
+    col_s_ = int(std::clamp<int64_t>(wave / int64_t(std::max(h.batch, 1)), 1, std::max(1, ng / kTileColWarps)));
+    if (const char* e = std::getenv("SPB_SPMM_TILE_COL_S"))  // development sweeps: force the parts a matrix
+      if (std::atoi(e) >= 1) col_s_ = std::min(std::atoi(e), ng);
+    col_ns_ = col_kc_ <= 2 && col_s_ == 1 && ng >= 4 * kTileColWarps ? 3 : 0;
+    if (const char* e = std::getenv("SPB_SPMM_TILE_COL_NS"))  // development A/Bs: 0 (registers) or 3 (a ring of 3 stages)
+      col_ns_ = std::atoi(e) == 3 ? 3 : 0;
+    occupancy();
+    grid_ = h.nb > 0 ? int64_t(h.batch) * col_s_ : 0;
+    if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-tile: more blocks than one grid holds");
+    this->info_s["path"] = "column-major streamed: C_i^T = B_i^T A_i^T, B_i's columns straight to the tensor cores";
+    this->info_n["k_chunks"] = col_kc_;
+    this->info_n["ring_stages"] = col_ns_;
+    this->info_n["col_parts"] = col_s_;
+    this->info_n["smem_bytes"] = double(smem_);
+    this->info_n["blocks_sm"] = res;
+    this->info_s["math"] = tensor_math<T>();
+  }
+  template <typename F>
+  void with_col_kernel(F&& f) const {
+    if constexpr (sizeof(T) == 2) {
+      auto by_ns = [&](auto NSc) {
+        constexpr int NS = decltype(NSc)::value;
+        if (col_kc_ == 1) f(tile_col_kernel<T, 1, NS>);
+        else if (col_kc_ == 2) f(tile_col_kernel<T, 2, NS>);
+        else if (col_kc_ == 3) f(tile_col_kernel<T, 3, NS>);
+        else f(tile_col_kernel<T, 4, NS>);
+      };
+      if (col_ns_ == 3) by_ns(std::integral_constant<int, 3>{});
+      else by_ns(std::integral_constant<int, 0>{});
+    }
+  }
   // f(the kernel for the batch's layout and bm_).
   template <typename F>
   void with_kernel(F&& f) const {
@@ -1280,6 +1359,7 @@ class Tile : public KernelMethod<T> {
   int* arrivals_ = nullptr;
   size_t narrivals_ = 0;
   int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32;  // kc_: the kernel's KC (tile_kc)
+  int col_s_ = 0, col_kc_ = 1, col_ns_ = 0;  // the streamed column-major path (col_s_ > 0): parts a matrix, 32-value chunks of k, ring stages
   bool wide_ = false;  // tile_wide: A_i held whole in one panel of kTileWidePanel columns
   int64_t grid_ = 0;
   size_t smem_ = 0;
@@ -1849,8 +1929,12 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // "16-bit column-major short rows"): 0.41-0.84x tile's time in the 5 such cells of a check set (d100 4 a row
   // nb 96: 21.9 against 52.9 us) and at unseen-sweep's d80 (nb 32 / 192: 8.5 / 37.6 against 13.3 / 43.2);
   // where tile pads nothing it won or tied from nb 32 (d64 3 a row nb 32: 5.6 against col's 7.0; nb 16 is
-  // col's, 4.2 against 4.7, one cell, left to tile).
-  const bool col16 = h.layout == Layout::Col && tile && half && short_rows && tile_padded_products(h, tile_bm) >= 1.1 * dense;
+  // col's, 4.2 against 4.7, one cell, left to tile). Not rows of 4 at nb >= 64 where batched-tile streams (tile_col_streams:
+  // m_i, k_i multiples of 8, <= 128), whose padding is k to 32 only: on the H200 its streamed path took 0.78-0.85x
+  // batched-col's time in all 5 such cells of two sets (d32-d88, nb 64-256; bf16 d88 nb 128: 19.3 against 22.8 us), while
+  // at rows of 1-3 col still led in 4 of 6 (d24 3 a row nb 16: 4.0 against 7.3; docs/spmm-notes.md "Session of 2026-11-29 #6").
+  const bool col16 = h.layout == Layout::Col && tile && half && short_rows && tile_padded_products(h, tile_bm) >= 1.1 * dense &&
+                     !(slots == 4 && h.nb >= 64 && tile_col_streams(h));
   // batched-slab (rule 2's second clause): 16-bit column-major batches off 16-byte alignment (misaligned16: some m_i
   // or k_i not a multiple of 8) with nb >= 16, where all of the largest A_i and a column tile fit a block: its B and
   // C tiles move as flat runs (slab_kernel's MIS 1), where batched-tile copies 32-row chunks of columns that start

@@ -91,6 +91,14 @@ tests_phase() {
   # batched-staged's skewed record walk on uniform rows of 16 (d64): row- and column-major lane groups
   into=sanitizers step san-spmm-staged-skew-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 5,16,40 --precision f32 --methods batched-staged --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-staged-skew-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 5,16,40 --precision f16 --layout col --methods batched-staged --mode kernel --warmup 0 --samples 1
+  # batched-tile's streamed column-major path (tile_col_kernel): k 64 (2 chunks), and 120 x 120 A_i (4 chunks, the last
+  # 32-row group half full) split into 3 parts a matrix, nb off 16 columns
+  sb gen --batch 6 --dim 120 --nnz-row 30 --seed 51 -o /tmp/tc120.spb >/dev/null
+  into=sanitizers step san-spmm-tile-col-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 1,17,130 --precision f16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile-col3-memcheck env SPB_SPMM_TILE_COL_S=3 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/tc120.spb --nb 9,130 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile-col-ring-memcheck env SPB_SPMM_TILE_COL_NS=3 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/tc120.spb --nb 9,130 --precision f16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile-col-ring-racecheck env SPB_SPMM_TILE_COL_NS=3 compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 1,17,260 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-tile-col-racecheck env SPB_SPMM_TILE_COL_S=3 compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/tc120.spb --nb 9,130 --precision f16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   # batched-csr-flat's and batched-ell's B loads of 4 or 8 bytes where nb is not a multiple of 16 bytes (vec_plan's mid
   # widths): odd dims with empty rows and rows of 0-5 (ELL), mixed rows of 1-40 (csr-flat)
   into=sanitizers step san-spmm-vecmid-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 2,4,6,12,14 --precision f16 --methods batched-csr-flat,batched-ell --mode kernel --warmup 0 --samples 1
