@@ -1232,8 +1232,8 @@ class Tile : public KernelMethod<T> {
   }
   // The streamed column-major path (tile_col_kernel). Parts: a block a matrix, or, where the matrices fill less than a
   // wave, the most parts of its 16-column groups that keep the grid within one wave, at least a group a warp. (Each part
-  // fills A_i again, and a warp with one or two groups has nothing to load ahead. H200, docs/spmm-notes.md: at 0.6-1.1
-  // waves of matrices one part a matrix took 0.68-0.90x the time of a grid of two waves (f16 batch 600 of d96, 8 a row,
+  // fills A_i again, and a warp with one or two groups has nothing to load ahead. H200, docs/spmm-notes.md: at 0.6-1.4
+  // waves of matrices one part a matrix took 0.68-0.94x the time of a grid of two waves (f16 batch 600 of d96, 8 a row,
   // nb 256: 21.3 against 31.4 us), at 0.08-0.13 waves 4-8 parts took 0.31-0.74x one part's (batch 40 of d128, nb 512:
   // 8.2 against 26.3), and half a wave's 6 parts 10.1 there.) Ring: 3 stages where k <= 64 and each warp streams 4 or
   // more groups (one part, nb >= 256): 0.94-0.96x the registers' time on the 3 such cells of tcol_cells, 0.96-1.13x on
@@ -1930,9 +1930,11 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // nb 96: 21.9 against 52.9 us) and at unseen-sweep's d80 (nb 32 / 192: 8.5 / 37.6 against 13.3 / 43.2);
   // where tile pads nothing it won or tied from nb 32 (d64 3 a row nb 32: 5.6 against col's 7.0; nb 16 is
   // col's, 4.2 against 4.7, one cell, left to tile). Not rows of 4 at nb >= 64 where batched-tile streams (tile_col_streams:
-  // m_i, k_i multiples of 8, <= 128), whose padding is k to 32 only: on the H200 its streamed path took 0.78-0.85x
+  // m_i, k_i multiples of 8, <= 128), whose padding is k to 32 only: on the H200 its streamed path took 0.76-0.85x
   // batched-col's time in all 5 such cells of two sets (d32-d88, nb 64-256; bf16 d88 nb 128: 19.3 against 22.8 us), while
-  // at rows of 1-3 col still led in 4 of 6 (d24 3 a row nb 16: 4.0 against 7.3; docs/spmm-notes.md "Session of 2026-11-29 #6").
+  // at rows of 1-3 col still led in 4 of 6 (d24 3 a row nb 16: 4.0 against 7.3). On a check set written before the rule
+  // ran (tcol_rule6_check: 8 cells it moves) `auto` took 0.82x its old time (0.58-1.19x) and was within 10 % of our best
+  // in 7 (2 before); the miss: f16 d16 at nb 64 (tile 10.9, col 9.0 us) (docs/spmm-notes.md "Session of 2026-11-29 #6").
   const bool col16 = h.layout == Layout::Col && tile && half && short_rows && tile_padded_products(h, tile_bm) >= 1.1 * dense &&
                      !(slots == 4 && h.nb >= 64 && tile_col_streams(h));
   // batched-slab (rule 2's second clause): 16-bit column-major batches off 16-byte alignment (misaligned16: some m_i
