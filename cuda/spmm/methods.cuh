@@ -1059,6 +1059,13 @@ inline int tile_strips_for(const HostBatch<T>& h, const DeviceInfo& dev, bool mi
   return two ? 2 : 1;
 }
 
+// Each nonzero of rows row .. row + rows - 1 at its place in a dense tile of those rows (pitch in values): local row x pitch
+// + column, 16 bits (the callers bound the tile) in apos at the nonzero's CSR index. batched-tile's and batched-slab's fills.
+template <typename T>
+inline void dense_places(const HostBatch<T>& h, int row, int rows, int pitch, uint16_t* apos) {
+  for (int r = 0; r < rows; ++r)
+    for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos[q] = uint16_t(r * pitch + h.ci[q]);
+}
 // batched-tile's streamed column-major path (tile_col_kernel): 16-bit column-major batches whose m_i and k_i are all
 // multiples of 8 (every column of B and C starts on 16 bytes) and at most kTileColMaxDim, on sm_80 or newer.
 // $SPB_SPMM_TILE_COL=0 (development A/Bs): tile_kernel's path instead.
@@ -1128,8 +1135,7 @@ class Tile : public KernelMethod<T> {
         for (int r0 = 0; r0 < h.m[i]; r0 += bm_) {
           const int row = h.row_off[i] + r0, bm = std::min(bm_, h.m[i] - r0), q0 = h.rp[row], q1 = h.rp[row + bm];
           jobs_h_[size_t(j++)] = TileJob{row, h.col_off[i], h.k[i], h.m[i], r0, bm, q0, q1, -1};
-          for (int r = 0; r < bm; ++r)
-            for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = uint16_t(r * g.apitch + h.ci[q]);
+          dense_places(h, row, bm, g.apitch, apos_h_.p);
         }
     } else {  // places and values grouped by panel, each panel's run padded to whole groups of 8 (kTilePad places)
       std::vector<int> np(size_t(h.batch)), cnt;
@@ -1244,9 +1250,7 @@ class Tile : public KernelMethod<T> {
     col_kc_ = std::max(1, ceil_div(h.max_k, 32));
     static_assert(kTileColMaxDim * (tile_col_pitch(4) / 2) <= 65536, "a place in the dense A_i fits apos's 16 bits");
     apos_h_ = Pinned<uint16_t>(size_t(std::max<int64_t>(h.total_nnz, 1)));
-    for (int i = 0; i < h.batch; ++i)
-      for (int r = 0; r < h.m[i]; ++r)
-        for (int q = h.rp[h.row_off[i] + r]; q < h.rp[h.row_off[i] + r + 1]; ++q) apos_h_[size_t(q)] = uint16_t(r * (tile_col_pitch(col_kc_) / 2) + h.ci[q]);
+    for (int i = 0; i < h.batch; ++i) dense_places(h, h.row_off[i], h.m[i], tile_col_pitch(col_kc_) / 2, apos_h_.p);
     apos_ = this->mem.template alloc<uint16_t>(apos_h_.n);
     int res = 1;
     auto occupancy = [&] {
@@ -1579,8 +1583,7 @@ class Slab : public KernelMethod<T> {
       for (int r0 = 0; r0 < h.m[i]; r0 += rows_) {
         const int row = h.row_off[i] + r0, m = std::min(rows_, h.m[i] - r0);
         jobs_h_[size_t(j++)] = SlabJob{row, h.col_off[i], h.k[i], m, h.rp[row], h.rp[row + m], r0, h.m[i]};
-        for (int r = 0; r < m; ++r)
-          for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos_h_[size_t(q)] = uint16_t(r * g.apitch + h.ci[q]);  // < kSlabTileMax (slab_plan)
+        dense_places(h, row, m, g.apitch, apos_h_.p);  // places < kSlabTileMax (slab_plan)
       }
     jobs_ = this->mem.template alloc<SlabJob>(jobs_h_.n);
     apos_ = this->mem.template alloc<uint16_t>(apos_h_.n);
