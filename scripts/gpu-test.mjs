@@ -104,6 +104,16 @@ function writeInputs(dir) {
   writeMtx(join(oct, 'e-dense-rows.mtx'), 64, 64, randomRows([0, 31, 63], 64, 64, next));
   writeMtx(join(oct, 'f-full.mtx'), 128, 128, randomRows([...Array(128).keys()], 128, 40, next));
   writeMtx(join(oct, 'g-rect.mtx'), 24, 40, randomRows([...Array(24).keys()], 40, 7, next));
+  // every k_i at most 32 (batched-slab's streamed row-major path): empty rows, an all-zero matrix, 1×1, tall and wide
+  // ones, dense rows
+  const k32 = join(dir, 'spmm-k32');
+  mkdirSync(k32);
+  writeMtx(join(k32, 'a-empty-rows.mtx'), 7, 7, randomRows([0, 3, 6], 7, 3, next));
+  writeMtx(join(k32, 'b-nnz0.mtx'), 5, 5, []);
+  writeMtx(join(k32, 'c-one.mtx'), 1, 1, [[0, 0, 0.5]]);
+  writeMtx(join(k32, 'd-tall.mtx'), 128, 9, randomRows([...Array(128).keys()].filter((r) => r % 4 !== 1), 9, 3, next));
+  writeMtx(join(k32, 'e-dense-rows.mtx'), 40, 32, randomRows([0, 20, 39], 32, 32, next));
+  writeMtx(join(k32, 'f-wide.mtx'), 3, 32, randomRows([0, 1, 2], 32, 20, next));
   const sp = join(dir, 'spgemm');
   mkdirSync(sp);
   const n = 300;
@@ -118,7 +128,7 @@ function writeInputs(dir) {
     wideA: writeMtx(join(sp, 'overflow-a.mtx'), 3, 3000, [...randomRows([0], 3000, 3000, next), ...randomRows([2], 3000, 5, next)]),
     wideB: writeMtx(join(sp, 'overflow-b.mtx'), 3000, 100000, randomRows([...Array(3000).keys()], 100000, 30, next)),
   };
-  return { batch, even, oct, ...files };
+  return { batch, even, oct, k32, ...files };
 }
 
 // ---- cases ----
@@ -230,6 +240,14 @@ function cases(inp, backend) {
     { op: 'spmm', name: 'f16/bf16 column-major dim 88, 3 a row, nB 64/128: auto keeps batched-col (rule 6, rows of 3)', expect: { method: 'auto', info: 'choice', value: 'batched-col' }, args: ['--batch', backend === 'cpu' ? '3' : '300', '--dim', '88', '--nnz-row', '3', '--nb', '64,128', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'auto,batched-tile,batched-col']), ...spmmT] },
     { op: 'spmm', name: 'f16/bf16 column-major dim 64, 5 a row, nB 256/520: batched-tile\'s streamed path through a ring of 3 stages', expect: { method: 'batched-tile', info: 'ring_stages', value: 3 }, args: ['--batch', backend === 'cpu' ? '3' : '600', '--dim', '64', '--nnz-row', '5', '--nb', '256,520', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
     { op: 'spmm', name: 'f16/bf16 column-major files of dims multiples of 8: batched-tile\'s streamed path forced through its ring', env: { SPB_SPMM_TILE_COL_NS: '3' }, expect: { method: 'batched-tile', info: 'ring_stages', value: 3 }, args: ['--matrices', inp.oct, '--nb', '1,17,130', '--layout', 'col', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-tile']), ...spmmT] },
+    // batched-slab's streamed row-major path (slab_stream_kernel: pairs of B_i's rows straight into the MMA fragments, k <= 32):
+    // 1, 2 and 4 warps a block (by the 32-column groups a matrix), nb off a group, parts of a matrix, files; slab_kernel where
+    // k > 32 or with the path off
+    ...[['1:20', '1', '4,36,100', 1], ['17:32', '1:16', '256,300', 2], ['32', '8', '512,1028', 4], ['8:32', '2:8', '4,132', 1]].map(([dim, z, nb, w]) => ({ op: 'spmm', name: `f16/bf16 row-major dims ${dim}, ${z} a row, nB ${nb}: batched-slab's streamed path, ${w} warp${w > 1 ? 's' : ''} a block`, expect: { method: 'batched-slab', info: 'warps', value: w, and: { k_chunks: 1 } }, args: ['--batch', backend === 'cpu' ? '4' : '300', '--dim', dim, '--nnz-row', z, '--nb', nb, ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-slab']), ...spmmT] })),
+    { op: 'spmm', name: 'f16/bf16 row-major dim 32, 12 a row, batch 5, nB 256: batched-slab\'s streamed path, 4 parts a matrix', expect: { method: 'batched-slab', info: 'col_parts', value: 4 }, args: ['--batch', '5', '--dim', '32', '--nnz-row', '12', '--nb', '256', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-slab']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 row-major dim 24, 6 a row, nB 132/68: batched-slab\'s streamed path forced to 3 parts a matrix', env: { SPB_SPMM_SLAB_STREAM_S: '3' }, expect: { method: 'batched-slab', info: 'col_parts', value: 3 }, args: ['--batch', backend === 'cpu' ? '4' : '30', '--dim', '24', '--nnz-row', '6', '--nb', '132,68', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-slab']), ...spmmT] },
+    { op: 'spmm', name: 'f16/bf16 row-major files of k_i <= 32 (empty rows, nnz-0 and 1×1 matrices, tall and wide ones, dense rows): batched-slab\'s streamed path', expect: { method: 'batched-slab', info: 'k_chunks', value: 1 }, args: ['--matrices', inp.k32, '--nb', '4,36,260', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-slab,auto']), ...spmmT] },
+    ...[['33:64', {}, 'k > 32'], ['17:32', { SPB_SPMM_SLAB_STREAM: '0' }, 'the path off']].map(([dim, env, why]) => ({ op: 'spmm', name: `f16/bf16 row-major dims ${dim}, nB 256: batched-slab's slab_kernel (${why})`, env, expect: { method: 'batched-slab', info: 'mis_runs', value: 0 }, args: ['--batch', backend === 'cpu' ? '4' : '60', '--dim', dim, '--nnz-row', '4:16', '--nb', '256', ...half, ...(backend === 'cpu' ? [] : ['--methods', 'batched-slab']), ...spmmT] })),
     { op: 'spmm', name: 'f16/bf16 column-major files of dims multiples of 8 (empty rows, nnz-0, rectangular, dense rows): batched-tile\'s streamed path', expect: { method: 'batched-tile', info: 'k_chunks', value: 4 }, args: ['--matrices', inp.oct, '--nb', '1,8,17,130', '--layout', 'col', ...half, '--mode', 'kernel,graph', ...spmmT] },
     // f16 / bf16 (16-bit A, B, C; f32 accumulation): 8-wide vectors where nB % 8 == 0, the scalar paths elsewhere
     { op: 'spmm', name: 'f16/bf16: dim 1, nnz/row 1, nB 1/17/33/1000', args: ['--batch', '7', '--dim', '1', '--nnz-row', '1', '--nb', '1,17,33,1000', ...half, ...spmmT] },

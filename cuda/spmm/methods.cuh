@@ -20,6 +20,7 @@
 #include "staged.cuh"
 #include "tile.cuh"
 #include "tile_col.cuh"
+#include "slab_stream.cuh"
 #include "slab.cuh"
 #include "mma.cuh"
 #include "split.cuh"
@@ -1066,6 +1067,15 @@ inline void dense_places(const HostBatch<T>& h, int row, int rows, int pitch, ui
   for (int r = 0; r < rows; ++r)
     for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos[q] = uint16_t(r * pitch + h.ci[q]);
 }
+// The streamed paths' parts a matrix (tile_col_kernel's, slab_stream_kernel's; a block a part): one, or, where the matrices
+// (wave: blocks a wave) fill less than a wave, the most that keep the grid within one wave, at least a group a warp; $env
+// (development sweeps) forces it.
+inline int stream_parts(int64_t wave, int batch, int ng, int warps, const char* env) {
+  int s = int(std::clamp<int64_t>(wave / int64_t(std::max(batch, 1)), 1, std::max(1, ng / warps)));
+  if (const char* e = std::getenv(env))
+    if (std::atoi(e) >= 1) s = std::min(std::atoi(e), ng);
+  return s;
+}
 // batched-tile's streamed column-major path (tile_col_kernel): 16-bit column-major batches whose m_i and k_i are all
 // multiples of 8 (every column of B and C starts on 16 bytes) and at most kTileColMaxDim, on sm_80 or newer.
 // $SPB_SPMM_TILE_COL=0 (development A/Bs): tile_kernel's path instead.
@@ -1073,6 +1083,19 @@ template <typename T>
 inline bool tile_col_streams(const HostBatch<T>& h) {
   if (sizeof(T) != 2 || h.layout != Layout::Col || h.max_m > kTileColMaxDim || h.max_k > kTileColMaxDim || misaligned16(h)) return false;
   const char* e = std::getenv("SPB_SPMM_TILE_COL");
+  return !(e && std::atoi(e) == 0);
+}
+// batched-slab's streamed row-major path (slab_stream_kernel): 16-bit row-major batches whose m_i are all at most
+// kTileColMaxDim and k_i at most 32 (one k chunk), nb a multiple of 4 (8-byte loads and stores), on sm_80 or newer. H200,
+// docs/spmm-notes.md: at k <= 32 it took 0.55-0.87x slab_kernel's time in all 6 cells of sstream_cells and sstream_check
+// (bf16 batch 8000 of d16, 8 a row, nb 64: 12.7 against 22.9 us); at k 33-64 0.80-1.24x, faster in 12 of 20 (f16 batch
+// 1000 of d64, 16 a row, nb 256: 22.6 against 24.9; batch 900 at nb 224: 25.6 against 21.1), with no bound in the batch,
+// nb or waves that separated the two; at k 65-128 (2 columns a lane, for the registers) 0.96-1.25x, slower in 5 of 8.
+// $SPB_SPMM_SLAB_STREAM=0 (development A/Bs): slab_kernel instead.
+template <typename T>
+inline bool slab_streams(const HostBatch<T>& h) {
+  if (sizeof(T) != 2 || h.layout != Layout::Row || h.max_m > kTileColMaxDim || h.max_k > 32 || h.nb % 4 != 0) return false;
+  const char* e = std::getenv("SPB_SPMM_SLAB_STREAM");
   return !(e && std::atoi(e) == 0);
 }
 template <typename T>
@@ -1097,7 +1120,7 @@ class Tile : public KernelMethod<T> {
     const BatchView<T>& v = this->d_.v;
     if (col_s_ > 0) {
       with_col_kernel([&](auto K) {
-        K<<<int(grid_), kTileColThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, apos_, v.val, v.B, v.C, h.nb, col_s_, int(tile_col_a_bytes(col_kc_, std::max(h.max_m, 1))));
+        K<<<int(grid_), kTileColThreads, smem_, s>>>(v.row_off, v.col_off, v.rp, apos_, v.val, v.B, v.C, h.nb, col_s_, int(col_a_bytes_));
         CUDA_CHECK_LAUNCH();
       });
       return;
@@ -1254,7 +1277,8 @@ class Tile : public KernelMethod<T> {
     apos_ = this->mem.template alloc<uint16_t>(apos_h_.n);
     int res = 1;
     auto occupancy = [&] {
-      smem_ = tile_col_smem(col_kc_, std::max(h.max_m, 1), col_ns_);
+      col_a_bytes_ = tile_col_a_bytes(col_kc_, ceil_div(std::max(h.max_m, 1), 32) * 32);  // whole 32-row groups (tile_col_kernel)
+      smem_ = col_a_bytes_ + tile_col_smem(col_kc_, 0, col_ns_);
       with_col_kernel([&](auto K) {
         allow_smem(K, smem_);
         CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res, K, kTileColThreads, smem_));
@@ -1263,10 +1287,7 @@ class Tile : public KernelMethod<T> {
     col_ns_ = 0;
     occupancy();
     const int ng = ceil_div(std::max(h.nb, 1), 16);
-    const int64_t wave = int64_t(std::max(res, 1)) * dev.sms;
-    col_s_ = int(std::clamp<int64_t>(wave / int64_t(std::max(h.batch, 1)), 1, std::max(1, ng / kTileColWarps)));
-    if (const char* e = std::getenv("SPB_SPMM_TILE_COL_S"))  // development sweeps: force the parts a matrix
-      if (std::atoi(e) >= 1) col_s_ = std::min(std::atoi(e), ng);
+    col_s_ = stream_parts(int64_t(std::max(res, 1)) * dev.sms, h.batch, ng, kTileColWarps, "SPB_SPMM_TILE_COL_S");
     col_ns_ = col_kc_ <= 2 && col_s_ == 1 && ng >= 4 * kTileColWarps ? 3 : 0;
     if (const char* e = std::getenv("SPB_SPMM_TILE_COL_NS"))  // development A/Bs: 0 (registers) or 3 (a ring of 3 stages)
       col_ns_ = std::atoi(e) == 3 ? 3 : 0;
@@ -1364,6 +1385,7 @@ class Tile : public KernelMethod<T> {
   size_t narrivals_ = 0;
   int bm_ = 16, nct_ = 1, per_ = 1, split_ = 1, warps_ = kTileWarps, ms_ = 1, kc_ = 32;  // kc_: the kernel's KC (tile_kc)
   int col_s_ = 0, col_kc_ = 1, col_ns_ = 0;  // the streamed column-major path (col_s_ > 0): parts a matrix, 32-value chunks of k, ring stages
+  size_t col_a_bytes_ = 0;  // its dense A_i's bytes (where the ring starts)
   bool wide_ = false;  // tile_wide: A_i held whole in one panel of kTileWidePanel columns
   int64_t grid_ = 0;
   size_t smem_ = 0;
@@ -1559,6 +1581,14 @@ class Slab : public KernelMethod<T> {
   void run(cudaStream_t s) override {
     const HostBatch<T>& h = *this->h_;
     if (grid_ == 0) return;
+    if (stream_s_ > 0) {
+      const BatchView<T>& v = this->d_.v;
+      with_stream_kernel([&](auto K) {
+        K<<<int(grid_), 32 * stream_w_, smem_, s>>>(v.row_off, v.col_off, v.rp, apos_, v.val, v.B, v.C, h.nb, stream_s_);
+        CUDA_CHECK_LAUNCH();
+      });
+      return;
+    }
     with_kernel([&](auto K) {
       K<<<int(grid_), 32 * warps_, smem_, s>>>(jobs_, apos_, this->d_.v.val, this->d_.v.B, this->d_.v.C, h.nb, rows_, h.max_k, nct_);
       CUDA_CHECK_LAUNCH();
@@ -1568,6 +1598,7 @@ class Slab : public KernelMethod<T> {
  private:
   void plan() override {
     const HostBatch<T>& h = *this->h_;
+    if (slab_streams(h)) return plan_stream();
     const SlabPlan sp = slab_plan(h, *this->dev_);
     bn_ = sp.bn;
     rows_ = sp.rows;
@@ -1608,6 +1639,50 @@ class Slab : public KernelMethod<T> {
     this->info_n["mis_runs"] = mis_runs() ? 1 : 0;    // of them, the ones that move B_i and C as runs (slab_kernel's MIS 3)
     this->info_s["math"] = tensor_math<T>();
     if (sizeof(T) == 4) this->info_n["small_terms_apart"] = small_terms_apart(h);
+  }
+  // The streamed row-major path (slab_stream_kernel): a block a matrix, or, where the matrices fill less than a wave, the
+  // most parts of its column groups that keep the grid within one wave, at least a group a warp (tile_col_kernel's rule).
+  void plan_stream() {
+    const HostBatch<T>& h = *this->h_;
+    const DeviceInfo& dev = *this->dev_;
+    stream_kc_ = std::max(1, ceil_div(h.max_k, 32));
+    static_assert(kTileColMaxDim * (tile_col_pitch(4) / 2) <= 65536, "a place in the dense A_i fits apos's 16 bits");
+    apos_h_ = Pinned<uint16_t>(size_t(std::max<int64_t>(h.total_nnz, 1)));
+    for (int i = 0; i < h.batch; ++i) dense_places(h, h.row_off[i], h.m[i], tile_col_pitch(stream_kc_) / 2, apos_h_.p);
+    apos_ = this->mem.template alloc<uint16_t>(apos_h_.n);
+    smem_ = tile_col_a_bytes(stream_kc_, std::max(ceil_div(h.max_m, 8) * 8, 8));  // whole n8 tiles of rows
+    // Warps a block: the most of 1, 2, 4 that leave each warp 4 or more of the matrix's 32-column groups to stream (the
+    // next group's rows load while a warp multiplies this one; a warp's last group has nothing to overlap). On the k <= 64
+    // cells of sstream_cells it picked the fastest of the three in all 10 (bf16 batch 2000 of d32, nb 128, 4 groups: 1 warp
+    // 8.9 us, 2 10.2, 4 12.7; f16 batch 1000 of d64, nb 256, 8 groups: 2 warps 22.6, 4 24.4, 1 31.3).
+    const int ng = ceil_div(std::max(h.nb, 1), 32);
+    stream_w_ = ng >= 16 ? 4 : ng >= 8 ? 2 : 1;
+    if (const char* e = std::getenv("SPB_SPMM_SLAB_STREAM_W"))  // development A/Bs: force it (1, 2 or 4)
+      if (std::atoi(e) == 1 || std::atoi(e) == 2 || std::atoi(e) == 4) stream_w_ = std::atoi(e);
+    int res = 1;
+    with_stream_kernel([&](auto K) {
+      allow_smem(K, smem_);
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res, K, 32 * stream_w_, smem_));
+    });
+    stream_s_ = stream_parts(int64_t(std::max(res, 1)) * dev.sms, h.batch, ng, stream_w_, "SPB_SPMM_SLAB_STREAM_S");
+    grid_ = h.nb > 0 ? int64_t(h.batch) * stream_s_ : 0;
+    if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-slab: more blocks than one grid holds");
+    this->info_s["path"] = "row-major streamed: C_i^T = B_i^T A_i^T, pairs of B_i's rows straight to the tensor cores";
+    this->info_n["k_chunks"] = stream_kc_;
+    this->info_n["warps"] = stream_w_;
+    this->info_n["col_parts"] = stream_s_;
+    this->info_n["smem_bytes"] = double(smem_);
+    this->info_n["blocks_sm"] = res;
+    this->info_s["math"] = tensor_math<T>();
+  }
+  template <typename F>
+  void with_stream_kernel(F&& f) const {
+    if constexpr (sizeof(T) == 2) {
+      auto by_w = [&](auto Wc) { f(slab_stream_kernel<T, 1, decltype(Wc)::value>); };  // (k <= 32: slab_streams)
+      if (stream_w_ == 1) by_w(std::integral_constant<int, 1>{});
+      else if (stream_w_ == 2) by_w(std::integral_constant<int, 2>{});
+      else by_w(std::integral_constant<int, 4>{});
+    }
   }
   // Row-major MIS kernels: B_i and C as flat runs (MIS 3) where one column tile covers nb; else B's rows a word a lane
   // (MIS 2) where nb % 4 != 0 (see slab_kernel's MIS).
@@ -1671,6 +1746,7 @@ class Slab : public KernelMethod<T> {
   SlabJob* jobs_ = nullptr;
   uint16_t* apos_ = nullptr;
   int bn_ = 32, rows_ = 16, nct_ = 1, ms_ = 1, warps_ = kSlabWarps;
+  int stream_s_ = 0, stream_kc_ = 1, stream_w_ = 4;  // the streamed path (stream_s_ > 0): parts a matrix, k chunks, warps a block
   bool mis_ = false;  // misaligned16: the MIS kernels
   int64_t grid_ = 0;
   size_t smem_ = 0;

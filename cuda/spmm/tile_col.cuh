@@ -6,8 +6,10 @@
 // 16-byte load) and hands them to two MMA steps as they are: step s takes k = 8t + 4s + {0, 1} for the
 // fragment's columns 2t, 2t + 1 and 8t + 4s + {2, 3} for 2t + 8, 2t + 9 (t = lane % 4); the B operand
 // (A_i^T) takes the same k order, which is A_i's row g from column 8t on (one 16-byte shared-memory load
-// of the dense A_i). C's accumulators hold a column of C_i's rows 2t, 2t + 1 of each n8 tile, which a quad
-// transpose (quad_transpose) turns into 8 consecutive rows a lane: one 16-byte store. No shared memory
+// of the dense A_i). C's accumulators hold a column of C_i's rows 2t, 2t + 1 of each n8 tile; A_i's rows are taken in
+// an order (n8 tile u's column n is row 8 (n / 2) + 2 u + n % 2 of a 32-row group) that gives a lane, over 4 tiles, 8
+// consecutive rows: one 16-byte store straight from the accumulators (a quad transpose before: 0.73-1.04x its time,
+// docs/spmm-notes.md). No shared memory
 // for B or C, no block barrier after A's fill: each warp streams its 16-column groups alone, the next
 // group's B loads in flight while it multiplies the current one (tile_kernel's column-major 16-bit path
 // stages B and C in shared memory behind block barriers: f16 d64, 3 a row, nb 256 at 2.6 TB/s on the H200
@@ -63,7 +65,6 @@ __global__ void __launch_bounds__(kTileColThreads) tile_col_kernel(const int* __
     }
   };
   constexpr int CB = 64 * KC, SW = CB % 128 == 0 ? 4 : 0;  // a ring column's bytes; its units' XOR on odd columns
-  const unsigned char* a_lane = tc_smem + g * P + 16 * t;
   const int nt8 = m / 8;  // n8 tiles (m % 8 == 0)
   int grp = g0 + warp;
   uint4 lo[KC], hi[KC];
@@ -114,23 +115,24 @@ __global__ void __launch_bounds__(kTileColThreads) tile_col_kernel(const int* __
       issue(grp + (NS - 1) * kTileColWarps, st == 0 ? NS - 1 : st - 1);
     }
     const int j0 = grp * 16;
-    // 32 rows of C_i (4 n8 tiles) at a time: products, then the quad transpose and the stores.
+    // 32 rows of C_i at a time, n8 tile u's column n being row 8 (n / 2) + 2 u + n % 2 of them: a lane's accumulators
+    // over the 4 tiles are then rows 8 t .. 8 t + 7 of its columns, one 16-byte store with no transpose. Rows past m:
+    // A_i's rows there are read (shared memory for whole 32-row groups), C's not stored.
+    const unsigned char* a_perm = tc_smem + (8 * (g >> 1) + (g & 1)) * P + 16 * t;
     for (int n0 = 0; n0 < nt8; n0 += 4) {
       float acc[4][4];
 #pragma unroll
       for (int u = 0; u < 4; ++u) {
         acc[u][0] = acc[u][1] = acc[u][2] = acc[u][3] = 0.f;
-        if (n0 + u < nt8) {  // uniform over the warp
 #pragma unroll
-          for (int c = 0; c < KC; ++c) {
-            const uint4 a = *reinterpret_cast<const uint4*>(a_lane + (n0 + u) * 8 * P + 64 * c);
-            typename TileMma16<T>::A f;
-            typename TileMma16<T>::B b;
-            f.r[0] = lo[c].x, f.r[1] = hi[c].x, f.r[2] = lo[c].y, f.r[3] = hi[c].y, b.r[0] = a.x, b.r[1] = a.y;
-            TileMma16<T>::mma(acc[u], f, b);
-            f.r[0] = lo[c].z, f.r[1] = hi[c].z, f.r[2] = lo[c].w, f.r[3] = hi[c].w, b.r[0] = a.z, b.r[1] = a.w;
-            TileMma16<T>::mma(acc[u], f, b);
-          }
+        for (int c = 0; c < KC; ++c) {
+          const uint4 a = *reinterpret_cast<const uint4*>(a_perm + (n0 * 8 + 2 * u) * P + 64 * c);
+          typename TileMma16<T>::A f;
+          typename TileMma16<T>::B b;
+          f.r[0] = lo[c].x, f.r[1] = hi[c].x, f.r[2] = lo[c].y, f.r[3] = hi[c].y, b.r[0] = a.x, b.r[1] = a.y;
+          TileMma16<T>::mma(acc[u], f, b);
+          f.r[0] = lo[c].z, f.r[1] = hi[c].z, f.r[2] = lo[c].w, f.r[3] = hi[c].w, b.r[0] = a.z, b.r[1] = a.w;
+          TileMma16<T>::mma(acc[u], f, b);
         }
       }
 #pragma unroll
@@ -138,11 +140,11 @@ __global__ void __launch_bounds__(kTileColThreads) tile_col_kernel(const int* __
         uint32_t w[4];
 #pragma unroll
         for (int u = 0; u < 4; ++u) w[u] = pack16<T>(acc[u][2 * h], acc[u][2 * h + 1]);
-        quad_transpose(w, t);  // lane t: n8 tile n0 + t, rows 8 (n0 + t) .. + 7 of column j0 + g + 8 h
         const int j = j0 + g + 8 * h;
         if (j < nb && n0 + t < nt8) store_c(reinterpret_cast<uint4*>(Ci + int64_t(j) * m + 8 * (n0 + t)), make_uint4(w[0], w[1], w[2], w[3]));
       }
     }
+
     if (NS == 0 && more) {
 #pragma unroll
       for (int c = 0; c < KC; ++c) lo[c] = nlo[c], hi[c] = nhi[c];

@@ -99,6 +99,16 @@ tests_phase() {
   into=sanitizers step san-spmm-tile-col-ring-memcheck env SPB_SPMM_TILE_COL_NS=3 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/tc120.spb --nb 9,130 --precision f16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-col-ring-racecheck env SPB_SPMM_TILE_COL_NS=3 compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d64.spb --nb 1,17,260 --precision bf16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
   into=sanitizers step san-spmm-tile-col-racecheck env SPB_SPMM_TILE_COL_S=3 compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/tc120.spb --nb 9,130 --precision f16 --layout col --methods batched-tile --mode kernel --warmup 0 --samples 1
+  # batched-slab's streamed row-major path (slab_stream_kernel, k <= 32): odd dims 1-32 (1-row, empty rows; a warp a
+  # block), dims 16-32 in 3 parts a matrix, d32 at 1, 2 and 4 warps a block (nb 36, 260, 520), nb off a column group
+  sb gen --batch 7 --dim 1:32 --nnz-row 1:5 --seed 3 -o /tmp/odd32.spb >/dev/null
+  sb gen --batch 9 --dim 16:32 --nnz-row 3:12 --seed 53 -o /tmp/ss32.spb >/dev/null
+  sb gen --batch 40 --dim 32 --nnz-row 8 --seed 7 -o /tmp/d32.spb >/dev/null
+  into=sanitizers step san-spmm-slab-stream-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd32.spb --nb 4,36,132 --precision f16 --methods batched-slab --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slab-stream3-memcheck env SPB_SPMM_SLAB_STREAM_S=3 compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/ss32.spb --nb 4,132,260 --precision bf16 --methods batched-slab --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slab-stream-racecheck env SPB_SPMM_SLAB_STREAM_S=3 compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/ss32.spb --nb 4,132,260 --precision f16 --methods batched-slab --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slab-stream-d32-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/d32.spb --nb 36,260,520 --precision f16 --methods batched-slab --mode kernel --warmup 0 --samples 1
+  into=sanitizers step san-spmm-slab-stream-d32-racecheck compute-sanitizer --tool racecheck --error-exitcode 9 "$spmm" spmm --input /tmp/d32.spb --nb 36,260,520 --precision bf16 --methods batched-slab --mode kernel --warmup 0 --samples 1
   # batched-csr-flat's and batched-ell's B loads of 4 or 8 bytes where nb is not a multiple of 16 bytes (vec_plan's mid
   # widths): odd dims with empty rows and rows of 0-5 (ELL), mixed rows of 1-40 (csr-flat)
   into=sanitizers step san-spmm-vecmid-memcheck compute-sanitizer --tool memcheck --error-exitcode 9 "$spmm" spmm --input /tmp/odd.spb --nb 2,4,6,12,14 --precision f16 --methods batched-csr-flat,batched-ell --mode kernel --warmup 0 --samples 1
