@@ -1095,6 +1095,7 @@ inline bool tile_col_streams(const HostBatch<T>& h) {
 template <typename T>
 inline bool slab_streams(const HostBatch<T>& h) {
   if (sizeof(T) != 2 || h.layout != Layout::Row || h.max_m > kTileColMaxDim || h.max_k > 32 || h.nb % 4 != 0) return false;
+  if (h.nb >= (1 << 26)) return false;  // the kernel's row offsets in B_i are ints (31 nb < 2^31)
   const char* e = std::getenv("SPB_SPMM_SLAB_STREAM");
   return !(e && std::atoi(e) == 0);
 }

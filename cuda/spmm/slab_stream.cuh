@@ -1,15 +1,15 @@
 // batched-slab's streamed row-major path (slab_stream_kernel): 16-bit row-major B_i and C_i, every m_i at most
-// kTileColMaxDim, nb a multiple of 4; launched for k_i <= 32 (slab_streams), written for k_i <= 64. The product turned around as in tile_col_kernel: C_i^T = B_i^T A_i^T, with
-// B_i^T as the m16n8k16 A operand and A_i's rows (dense in shared memory) as its B operand, so that B_i needs no
-// shared memory, no ldmatrix and no block barrier. A row-major B_i holds k apart, and a fragment register wants two k
-// of one column: a lane loads 4 consecutive columns (2 words, 8 bytes) of each of 8 rows of B_i, k = 32 c + 8 t + r
-// (chunk c, t = lane % 4), and pairs rows r, r + 1 by byte permutes (PRMT, a word a fragment register). The
-// fragment's row g is column 4 g + 2 q of the 32-column group for its M tile q (0, 1) and g + 8 column 4 g + 2 q + 1, so
-// that after the products a lane holds, for each of C_i's rows 2 t and 2 t + 1 of an n8 tile, the 4 consecutive columns
-// 4 g .. 4 g + 3 of the group: one 8-byte store straight from the accumulators, no transpose (batched-slab's and
-// batched-tile's row-major C go through a quad transpose; tile_col_kernel's column-major one too). k's order inside a
-// step is the lane's (step s: k = 8 t + 4 s + {0, 1} for the fragment's columns 2 t, 2 t + 1 and + {2, 3} for
-// 2 t + 8, 2 t + 9), which A_i's row takes from one 16-byte shared-memory load (tile_col_kernel's).
+// kTileColMaxDim, nb a multiple of 4; launched for k_i <= 32 (slab_streams), written for k_i <= 64. The product turned
+// around as in tile_col_kernel: C_i^T = B_i^T A_i^T, with B_i^T as the m16n8k16 A operand and A_i's rows (dense in
+// shared memory) as its B operand, so that B_i needs no shared memory, no ldmatrix and no block barrier. A row-major
+// B_i holds k apart, and a fragment register wants two k of one column: a lane loads 4 consecutive columns (2 words,
+// 8 bytes) of each of 8 rows of B_i, k = 32 c + 8 t + r (chunk c, t = lane % 4), and pairs rows r, r + 1 by byte
+// permutes (PRMT, a word a fragment register). The fragment's row g is column 4 g + 2 q of the 32-column group for its
+// M tile q (0, 1) and g + 8 column 4 g + 2 q + 1, so that after the products a lane holds, for each of C_i's rows 2 t
+// and 2 t + 1 of an n8 tile, the 4 consecutive columns 4 g .. 4 g + 3 of the group: one 8-byte store straight from the
+// accumulators, no transpose (slab_kernel's and tile_kernel's row-major C go through a quad transpose). k's order
+// inside a step is the lane's (step s: k = 8 t + 4 s + {0, 1} for the fragment's columns 2 t, 2 t + 1 and + {2, 3}
+// for 2 t + 8, 2 t + 9), which A_i's row takes from one 16-byte shared-memory load (tile_col_kernel's).
 #pragma once
 #include <cstdint>
 #include "tile_col.cuh"
@@ -17,10 +17,10 @@
 namespace spb {
 
 // A block: matrix blockIdx.x / S, its 32-column groups part blockIdx.x % S of S; warp w of W takes every W-th group (the
-// host's W: each warp 4 groups or more where the matrix has them). KC: 32-value chunks of k (k <= 32 KC; 3 and 4, with 2
-// columns a lane for the registers, measured 0.96-1.25x slab_kernel's time, slower in 5 of 8 cells; 2 mixed, see
-// slab_streams: docs/spmm-notes.md). apos: each nonzero's
-// place in the dense A_i (row * tile_col_pitch(KC) / 2 + column; CSR order, made on the host).
+// host's W: each warp 4 groups or more where the matrix has them). KC: 32-value chunks of k (k <= 32 KC; 2 measured
+// mixed, see slab_streams; 3 and 4, with 2 columns a lane for the registers, 0.96-1.25x slab_kernel's time, slower in 5
+// of 8 cells: docs/spmm-notes.md). apos: each nonzero's place in the dense A_i (row * tile_col_pitch(KC) / 2 + column;
+// CSR order, made on the host). A row's offset in B_i is an int ((32 KC - 1) nb < 2^31: slab_streams bounds nb).
 template <typename T, int KC, int W>
 __global__ void __launch_bounds__(32 * W, 16 / W) slab_stream_kernel(const int* __restrict__ row_off, const int* __restrict__ col_off,
                                                                       const int* __restrict__ rp, const uint16_t* __restrict__ apos,
@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(32 * W, 16 / W) slab_stream_kernel(const int* 
 #pragma unroll
       for (int r = 0; r < 8; ++r) {
         uint2 w{};
-        if (jin && 32 * c + 8 * t + r < k) w = __ldg(reinterpret_cast<const uint2*>(p + (32 * c + r) * nb));  // (int: B_i is k x nb)
+        if (jin && 32 * c + 8 * t + r < k) w = __ldg(reinterpret_cast<const uint2*>(p + (32 * c + r) * nb));
         x[c][r][0] = w.x, x[c][r][1] = w.y;
       }
   };
