@@ -1067,6 +1067,15 @@ inline void dense_places(const HostBatch<T>& h, int row, int rows, int pitch, ui
   for (int r = 0; r < rows; ++r)
     for (int q = h.rp[row + r]; q < h.rp[row + r + 1]; ++q) apos[q] = uint16_t(r * pitch + h.ci[q]);
 }
+// Every nonzero's place in its whole A_i held dense (pitch in values), CSR order: the streamed paths' fills (tile_col_kernel's,
+// slab_stream_kernel's), whose A_i are at most kTileColMaxDim rows of tile_col_pitch(4) bytes.
+template <typename T>
+inline Pinned<uint16_t> matrix_places(const HostBatch<T>& h, int pitch) {
+  static_assert(kTileColMaxDim * (tile_col_pitch(4) / 2) <= 65536, "a place in the dense A_i fits apos's 16 bits");
+  Pinned<uint16_t> apos(size_t(std::max<int64_t>(h.total_nnz, 1)));
+  for (int i = 0; i < h.batch; ++i) dense_places(h, h.row_off[i], h.m[i], pitch, apos.p);
+  return apos;
+}
 // The streamed paths' parts a matrix (tile_col_kernel's, slab_stream_kernel's; a block a part): one, or, where the matrices
 // (wave: blocks a wave) fill less than a wave, the most that keep the grid within one wave, at least a group a warp; $env
 // (development sweeps) forces it.
@@ -1086,15 +1095,17 @@ inline bool tile_col_streams(const HostBatch<T>& h) {
   return !(e && std::atoi(e) == 0);
 }
 // batched-slab's streamed row-major path (slab_stream_kernel): 16-bit row-major batches whose m_i are all at most
-// kTileColMaxDim and k_i at most 32 (one k chunk), nb a multiple of 4 (8-byte loads and stores), on sm_80 or newer. H200,
-// docs/spmm-notes.md: at k <= 32 it took 0.55-0.87x slab_kernel's time in all 6 cells of sstream_cells and sstream_check
-// (bf16 batch 8000 of d16, 8 a row, nb 64: 12.7 against 22.9 us); at k 33-64 0.80-1.24x, faster in 12 of 20 (f16 batch
+// kTileColMaxDim and k_i at most 32 (one k chunk: kSlabStreamKC), nb a multiple of 4 (8-byte loads and stores), on sm_80
+// or newer. H200, docs/spmm-notes.md: at k <= 32 it took 0.44-0.97x slab_kernel's time in 16 of the 18 cells of
+// sstream_cells, sstream_check and sstream_k32_check (bf16 batch 8000 of d16, 8 a row, nb 64: 12.7 against 22.9 us) and
+// 1.15x in 2 small batches (40 and 200 matrices); at k 33-64 0.80-1.24x, faster in 12 of 20 (f16 batch
 // 1000 of d64, 16 a row, nb 256: 22.6 against 24.9; batch 900 at nb 224: 25.6 against 21.1), with no bound in the batch,
 // nb or waves that separated the two; at k 65-128 (2 columns a lane, for the registers) 0.96-1.25x, slower in 5 of 8.
 // $SPB_SPMM_SLAB_STREAM=0 (development A/Bs): slab_kernel instead.
+constexpr int kSlabStreamKC = 1;  // slab_stream_kernel's KC as launched
 template <typename T>
 inline bool slab_streams(const HostBatch<T>& h) {
-  if (sizeof(T) != 2 || h.layout != Layout::Row || h.max_m > kTileColMaxDim || h.max_k > 32 || h.nb % 4 != 0) return false;
+  if (sizeof(T) != 2 || h.layout != Layout::Row || h.max_m > kTileColMaxDim || h.max_k > 32 * kSlabStreamKC || h.nb % 4 != 0) return false;
   if (h.nb >= (1 << 26)) return false;  // the kernel's row offsets in B_i are ints (31 nb < 2^31)
   const char* e = std::getenv("SPB_SPMM_SLAB_STREAM");
   return !(e && std::atoi(e) == 0);
@@ -1272,9 +1283,7 @@ class Tile : public KernelMethod<T> {
     const HostBatch<T>& h = *this->h_;
     const DeviceInfo& dev = *this->dev_;
     col_kc_ = std::max(1, ceil_div(h.max_k, 32));
-    static_assert(kTileColMaxDim * (tile_col_pitch(4) / 2) <= 65536, "a place in the dense A_i fits apos's 16 bits");
-    apos_h_ = Pinned<uint16_t>(size_t(std::max<int64_t>(h.total_nnz, 1)));
-    for (int i = 0; i < h.batch; ++i) dense_places(h, h.row_off[i], h.m[i], tile_col_pitch(col_kc_) / 2, apos_h_.p);
+    apos_h_ = matrix_places(h, tile_col_pitch(col_kc_) / 2);
     apos_ = this->mem.template alloc<uint16_t>(apos_h_.n);
     int res = 1;
     auto occupancy = [&] {
@@ -1646,12 +1655,9 @@ class Slab : public KernelMethod<T> {
   void plan_stream() {
     const HostBatch<T>& h = *this->h_;
     const DeviceInfo& dev = *this->dev_;
-    stream_kc_ = std::max(1, ceil_div(h.max_k, 32));
-    static_assert(kTileColMaxDim * (tile_col_pitch(4) / 2) <= 65536, "a place in the dense A_i fits apos's 16 bits");
-    apos_h_ = Pinned<uint16_t>(size_t(std::max<int64_t>(h.total_nnz, 1)));
-    for (int i = 0; i < h.batch; ++i) dense_places(h, h.row_off[i], h.m[i], tile_col_pitch(stream_kc_) / 2, apos_h_.p);
+    apos_h_ = matrix_places(h, tile_col_pitch(kSlabStreamKC) / 2);
     apos_ = this->mem.template alloc<uint16_t>(apos_h_.n);
-    smem_ = tile_col_a_bytes(stream_kc_, std::max(ceil_div(h.max_m, 8) * 8, 8));  // whole n8 tiles of rows
+    smem_ = tile_col_a_bytes(kSlabStreamKC, std::max(ceil_div(h.max_m, 8) * 8, 8));  // whole n8 tiles of rows
     // Warps a block: the most of 1, 2, 4 that leave each warp 4 or more of the matrix's 32-column groups to stream (the
     // next group's rows load while a warp multiplies this one; a warp's last group has nothing to overlap). On the k <= 64
     // cells of sstream_cells it picked the fastest of the three in all 10 (bf16 batch 2000 of d32, nb 128, 4 groups: 1 warp
@@ -1669,7 +1675,7 @@ class Slab : public KernelMethod<T> {
     grid_ = h.nb > 0 ? int64_t(h.batch) * stream_s_ : 0;
     if (grid_ >= (1ll << 31)) throw std::runtime_error("batched-slab: more blocks than one grid holds");
     this->info_s["path"] = "row-major streamed: C_i^T = B_i^T A_i^T, pairs of B_i's rows straight to the tensor cores";
-    this->info_n["k_chunks"] = stream_kc_;
+    this->info_n["k_chunks"] = kSlabStreamKC;
     this->info_n["warps"] = stream_w_;
     this->info_n["col_parts"] = stream_s_;
     this->info_n["smem_bytes"] = double(smem_);
@@ -1679,7 +1685,7 @@ class Slab : public KernelMethod<T> {
   template <typename F>
   void with_stream_kernel(F&& f) const {
     if constexpr (sizeof(T) == 2) {
-      auto by_w = [&](auto Wc) { f(slab_stream_kernel<T, 1, decltype(Wc)::value>); };  // (k <= 32: slab_streams)
+      auto by_w = [&](auto Wc) { f(slab_stream_kernel<T, kSlabStreamKC, decltype(Wc)::value>); };
       if (stream_w_ == 1) by_w(std::integral_constant<int, 1>{});
       else if (stream_w_ == 2) by_w(std::integral_constant<int, 2>{});
       else by_w(std::integral_constant<int, 4>{});
@@ -1747,7 +1753,7 @@ class Slab : public KernelMethod<T> {
   SlabJob* jobs_ = nullptr;
   uint16_t* apos_ = nullptr;
   int bn_ = 32, rows_ = 16, nct_ = 1, ms_ = 1, warps_ = kSlabWarps;
-  int stream_s_ = 0, stream_kc_ = 1, stream_w_ = 4;  // the streamed path (stream_s_ > 0): parts a matrix, k chunks, warps a block
+  int stream_s_ = 0, stream_w_ = 4;  // the streamed path (stream_s_ > 0): parts a matrix, warps a block
   bool mis_ = false;  // misaligned16: the MIS kernels
   int64_t grid_ = 0;
   size_t smem_ = 0;

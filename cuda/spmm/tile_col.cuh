@@ -144,7 +144,6 @@ __global__ void __launch_bounds__(kTileColThreads) tile_col_kernel(const int* __
         if (j < nb && n0 + t < nt8) store_c(reinterpret_cast<uint4*>(Ci + int64_t(j) * m + 8 * (n0 + t)), make_uint4(w[0], w[1], w[2], w[3]));
       }
     }
-
     if (NS == 0 && more) {
 #pragma unroll
       for (int c = 0; c < KC; ++c) lo[c] = nlo[c], hi[c] = nhi[c];
