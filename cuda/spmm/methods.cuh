@@ -2106,11 +2106,18 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   const bool half_rows = !short_rows && ((h.nb >= 16 && h.nb % 8 != 0) || (h.nb >= 64 && row_len >= 6) || (h.nb >= 32 && row_len >= 8) ||
                                          (h.nb >= 16 && row_len >= 12));
   const bool f64 = sizeof(T) == 8;
-  if (tile && h.max_m > 16 && (half ? half_rows : density >= (f64 ? 0.125 : 0.25) && row_len >= (f64 ? 8 : 16) && h.nb >= (f64 ? 16 : 32))) {
+  // A_i of <= 16 rows too where the 16-bit batch takes batched-slab's streamed path (slab_streams: n8 tiles of rows, no
+  // 16-row strips) with two or more 32-column groups a matrix (nb > 32: a warp's first group has nothing to overlap). On
+  // a check set written before the clause ran (small_m_check: dims 4-16, rows of 6-16, nb 16-1024; H200, graph mode,
+  // docs/spmm-notes.md "Session of 2026-11-29 #8") slab took 0.24-0.94x the time of csr-flat and ELL in all 11 cells at
+  // nb 36-1024 (bf16 batch 3000 of d16, 16 a row, nb 256: 19.0 against 78.4 us; f16 batch 8000 of d16, 8 a row, nb 64:
+  // 12.9 against 19.2), and lost at nb 16-32 (f16 batch 10000 of d8, 8 a row, nb 32: 10.1 against csr-flat's 6.7).
+  const bool small_m = half && h.max_m <= 16 && h.nb > 32 && slab_streams(h);
+  if (tile && (h.max_m > 16 || small_m) && (half ? half_rows : density >= (f64 ? 0.125 : 0.25) && row_len >= (f64 ? 8 : 16) && h.nb >= (f64 ? 16 : 32))) {
     const int bn = slab_cols_for(h, dev);
     const bool wide = half || density >= 0.25 || bn >= 64 || h.nb <= 32;
     if (wide && slab_geom(h, bn).bytes <= dev.budget_for(2) && int64_t(h.batch) * ceil_div(h.nb, bn) >= 2 * int64_t(dev.sms))
-      return {"batched-slab", std::string("row-major, k <= 128, m > 16, ") +
+      return {"batched-slab", std::string("row-major, k <= 128, ") + (small_m ? "m <= 16 on the streamed path (k <= 32, nb > 32 a multiple of 4), " : "m > 16, ") +
                                   (half ? "16-bit, a row longer than 4, and nb >= 16 not a multiple of 8, or rows of >= 6 on average with nb >= 64, >= 8 with nb >= 32, >= 12 with nb >= 16"
                                         : std::string("f32 / f64, density >= ") + (f64 ? "1/8 (below 1/4: a column tile of >= 64, or nb <= 32)" : "1/4") +
                                               ", rows of >= " + (f64 ? "8" : "16") + " on average, nb >= " + (f64 ? "16" : "32")) +
@@ -2165,7 +2172,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"6", "column-major B and C", "batched-col"},
           {"7", "row-major where rule 8 holds, the largest A_i dense and a column tile of B_i (32, 64 or 128 columns, fewer while two blocks an SM do not fit) fit a block's shared memory, and either batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x the products batched-slab runs (16-row strips, k rounded to 16 or 8), or 16-bit with nb >= 64, or f32 where batched-slab plans two 16-row strips a warp (k >= 64, all of A_i a block, at least as many 32 x 32 warp tiles as warps) and its blocks (matrices x column tiles) are at least half the SMs", "batched-slab"},
           {"8", "k <= 128, m > 16, density >= 3/8 and nb >= 32 (16-bit: 1/4 and 16), or >= 32 nonzeros a row on average, tensor cores (sm_80+)", "batched-tile"},
-          {"9", "k <= 128, m > 16, and either f32 or f64 with density >= 1/4 (f64: 1/8, below 1/4 where the column tile is 64 or 128 columns or nb <= 32), >= 16 nonzeros a row on average (f64: 8), nb >= 32 (f64: 16), or 16-bit with a row longer than 4 nonzeros and either nb >= 16 not a multiple of 8, or >= 6 nonzeros a row on average with nb >= 64, >= 8 with nb >= 32, >= 12 with nb >= 16; the largest A_i dense and a column tile of B_i fit two blocks an SM, and the batch's matrices x column tiles are at least twice the SMs, tensor cores (sm_80+)", "batched-slab"},
+          {"9", "k <= 128, m > 16 (16-bit where batched-slab streams, k <= 32 and nb > 32 a multiple of 4: any m), and either f32 or f64 with density >= 1/4 (f64: 1/8, below 1/4 where the column tile is 64 or 128 columns or nb <= 32), >= 16 nonzeros a row on average (f64: 8), nb >= 32 (f64: 16), or 16-bit with a row longer than 4 nonzeros and either nb >= 16 not a multiple of 8, or >= 6 nonzeros a row on average with nb >= 64, >= 8 with nb >= 32, >= 12 with nb >= 16; the largest A_i dense and a column tile of B_i fit two blocks an SM, and the batch's matrices x column tiles are at least twice the SMs, tensor cores (sm_80+)", "batched-slab"},
           {"10", "k > 128, density >= 3/8, nb >= 32, tensor cores (sm_80+)", "batched-tile"},
           {"11", "nb <= 8, >= 16 nonzeros a row on average, not f64", "batched-split"},
           {"12", ">= 32 nonzeros a row on average, density >= 3/8, nb <= 16, tensor cores (sm_80+)", "batched-mma"},
