@@ -2033,7 +2033,16 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // block's 32-column tile is mostly padding; rule 6's short rows stay with batched-col (not measured against it).
   if (h.layout == Layout::Col && tile && half && !col16 && h.nb >= 16 && misaligned16(h) && slab_fits(h, dev))
     return {"batched-slab", "column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128, nb >= 16: all of A_i times a B_i column tile, the B and C tiles moved as flat runs, tensor cores" + why};
-  if (h.layout == Layout::Col && tile && !col16 && (h.nb >= 32 ? half || f64_wide || density >= 0.125 : half || density >= 0.25))
+  // Rule 3's exceptions to batched-col, where its streamed path (lanes on rows, a row's product a lane) beats
+  // batched-tile's dense products (H200, graph mode; docs/spmm-notes.md "Session of 2026-11-29 #9"): 16-bit with nb <= 16,
+  // rows of at most 8 and mean row x nb <= 96 (a lane's products a row; on colshort_check and tcol_nb16_cells col took
+  // 0.27-0.75x tile's time in all 15 such cells, while at 112 and 128 tile tied or led: d56 7 a row 9.5 against 10.2,
+  // d128 8 a row 5.9 against 4.2); f32 with nb >= 32, density below 1/4 and rows of at most 8 (colf32_cells: col our best
+  // or within 3 % in all 5 such cells, tile 0.98-1.39x its time, d64 8 a row nb 256: 44.7 against 59.3; at rows of 9-24
+  // tile or slab led col by 1.38-4.2x).
+  const bool col_short = h.layout == Layout::Col && tile && slots &&
+                         (half ? h.nb <= 16 && row_len * h.nb <= 96 : sizeof(T) == 4 && h.nb >= 32 && density < 0.25);
+  if (h.layout == Layout::Col && tile && !col16 && !col_short && (h.nb >= 32 ? half || f64_wide || density >= 0.125 : half || density >= 0.25))
     return {"batched-tile", std::string("column-major, k <= 128, ") +
                                 (half ? "16-bit" : f64_wide ? "f64, nb >= 128" : h.nb >= 32 ? "nb >= 32, density >= 1/8" : "density >= 1/4") +
                                 ": dense A_i tiles x B_i streamed once, tensor cores" + why};
@@ -2166,7 +2175,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
           {"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads; not column-major where k > 128, density >= 3/8, nb >= 4 and batched-tile's panels make two blocks an SM or more (row jobs x column tiles x k splits): rule 4", "batched-split"},
           {"2t", "16-bit, k > 176 (largest A_i) at density >= 1/4, k > 200 row-major at 1/12-1/4 with nb >= 32, where batched-tile takes two strips a warp (B and C 16-byte aligned, m >= 64, nb > 32) and its 64-row jobs x 64-column tiles make >= two blocks an SM (k > 256: or nb >= 96), tensor cores (sm_80+)", "batched-tile"},
           {"2", "k > 128 (largest A_i), density >= 1/4 (16-bit row-major: 1/12 with nb >= 32), nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block", "batched-slab"},
-          {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i (those: rule 6)", "batched-tile"},
+          {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i, nor rows of at most 8 nonzeros where 16-bit with nb <= 16 and mean row x nb <= 96, or f32 with nb >= 32 and density below 1/4 (those: rule 6)", "batched-tile"},
           {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
           {"5", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
           {"6", "column-major B and C", "batched-col"},
