@@ -2048,14 +2048,17 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // 8), as rule 7 does row-major. Measured (H200, graph mode; docs/spmm-notes.md "Session of 2026-11-29 #9"), on the 49
   // f32 column-major cells of colf32_cells, colf32_check and colf32_pad_cells: slab took 0.78-0.87x tile's time in all 10
   // such cells (d72-d112, nb 40-512; d112, 14 a row, nb 40: 18.2 against 23.4), while at k <= 64 tile led or tied where
-  // it pads too (d40-d56: slab 1.03-1.07x; d24, 6 a row, nb 48: 1.35x).
+  // it pads too (d40-d56: slab 1.03-1.07x; d24, 6 a row, nb 48: 1.35x). And, padded or not, k > 112 with nb >= 64: on
+  // colf32_k128_cells (14 cells written before the run) slab took 0.81-0.99x tile's time in all 11 of d120-d128 at nb
+  // 64-1024 (d128, 16 a row, nb 192: 128.6 against 159.1), where tile led at nb 48 (17.4 against 18.6) and by 5 % at 96.
   if (tile_col && sizeof(T) == 4 && h.nb >= 32 && h.max_k > 64 && slab_fits(h, dev)) {
     const double tile_work = tile_padded_products(h, tile_bm);
     double slab_work = 0;
     for (int i = 0; i < h.batch; ++i) slab_work += double(ceil_div(h.m[i], 16)) * 16 * (double(ceil_div(h.k[i], 8)) * 8);
-    if (tile_work >= 1.1 * slab_work) {
+    if (tile_work >= 1.1 * slab_work || (h.max_k > 112 && h.nb >= 64)) {
       char w[120];
-      std::snprintf(w, sizeof w, "batched-tile pads the A_i to %.2fx batched-slab's products", tile_work / slab_work);
+      if (tile_work >= 1.1 * slab_work) std::snprintf(w, sizeof w, "batched-tile pads the A_i to %.2fx batched-slab's products", tile_work / slab_work);
+      else std::snprintf(w, sizeof w, "k > 112 with nb >= 64");
       return {"batched-slab", std::string("column-major f32 where rule 3 holds, k > 64, nb >= 32, ") + w + ": all of A_i times a B_i column tile at once, tensor cores" + why};
     }
   }
@@ -2191,7 +2194,7 @@ inline std::vector<std::vector<std::string>> planner_rule() {
   return {{"0", "row-major, 16-bit, nb 5-8, density >= 1/4, the widest A_i of k 96-256, batched-slab's blocks at least half the SMs, and batched-split's threads (rows x lanes a row, as rule 1 counts them) past 3/4 of the resident threads, tensor cores (sm_80+)", "batched-slab"},
           {"1", "nb <= 8, not f64, and either row-major with >= 16 nonzeros a row on average and rows x lanes a row (mean row / 4, a power of two in 4..16) within the device's resident threads, or column-major with >= 12 a row on average unless rule 3's batched-tile applies (k <= 128, 16-bit or density >= 1/4) with rows x lanes past a quarter of the resident threads; not column-major where k > 128, density >= 3/8, nb >= 4 and batched-tile's panels make two blocks an SM or more (row jobs x column tiles x k splits): rule 4", "batched-split"},
           {"2t", "16-bit, k > 176 (largest A_i) at density >= 1/4, k > 200 row-major at 1/12-1/4 with nb >= 32, where batched-tile takes two strips a warp (B and C 16-byte aligned, m >= 64, nb > 32) and its 64-row jobs x 64-column tiles make >= two blocks an SM (k > 256: or nb >= 96), tensor cores (sm_80+)", "batched-tile"},
-          {"2", "k > 128 (largest A_i), density >= 1/4 (16-bit row-major: 1/12 with nb >= 32), nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block; or column-major f32 where rule 3 holds, k of 65-128 (largest A_i), nb >= 32 and batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x batched-slab's products (16-row strips, k to 8)", "batched-slab"},
+          {"2", "k > 128 (largest A_i), density >= 1/4 (16-bit row-major: 1/12 with nb >= 32), nb > 8, batched-slab's plan takes slices of >= 32 rows (the most up to 64 that leave two blocks an SM, halved while its blocks are fewer than half the SMs), and either nb <= 16 (16-bit: any nb) with two blocks an SM, or its blocks (slices x column tiles) within one wave, tensor cores (sm_80+); or column-major, 16-bit, some m_i or k_i not a multiple of 8, k <= 128 (largest A_i), nb >= 16, not rule 6's short rows, where the largest A_i dense and a column tile of B_i fit a block; or column-major f32 where rule 3 holds, k of 65-128 (largest A_i), nb >= 32 and either batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32-row chunks) to >= 1.1x batched-slab's products (16-row strips, k to 8) or k > 112 with nb >= 64", "batched-slab"},
           {"3", "column-major, k <= 128 (largest A_i), tensor cores (sm_80+), and 16-bit, or f64 with nb >= 128, or density of the A_i (nonzeros / sum of m_i k_i) >= 1/8 with nb >= 32, >= 1/4 below; not 16-bit rows of at most 4 nonzeros where batched-tile pads the A_i (jobs of 32 or 64 rows, k in 32- or 64-row chunks) to >= 1.1x their m_i k_i, nor rows of at most 8 nonzeros where 16-bit with nb <= 16 and mean row x nb <= 96, or f32 with nb >= 32 and density below 1/4 (those: rule 6)", "batched-tile"},
           {"4", "column-major, k > 128, density >= 1/8 or >= 64 nonzeros a row on average, at least two blocks (row jobs x column tiles x k splits) an SM or nb >= 48, tensor cores (sm_80+)", "batched-tile"},
           {"5", "column-major, >= 32 nonzeros a row on average (nonzeros / rows), tensor cores (sm_80+)", "batched-mma"},
