@@ -1851,6 +1851,14 @@ inline double tile_padded_products(const HostBatch<T>& h, int bm) {
   for (int i = 0; i < h.batch; ++i) w += double(ceil_div(h.m[i], bm)) * bm * (double(ceil_div(h.k[i], kc)) * kc);
   return w;
 }
+// The products batched-slab runs over the A_i: 16-row strips, k rounded up to kq (16 for 16-bit values, 8 else).
+template <typename T>
+inline double slab_padded_products(const HostBatch<T>& h) {
+  constexpr int kq = sizeof(T) == 2 ? 16 : 8;
+  double w = 0;
+  for (int i = 0; i < h.batch; ++i) w += double(ceil_div(h.m[i], 16)) * 16 * (double(ceil_div(h.k[i], kq)) * kq);
+  return w;
+}
 
 // The planner: which of our kernels a batch should use, from its statistics (layout, density of the
 // A_i, longest row, nb, precision), with the rule that decided. What `auto` runs and `--explain` prints.
@@ -2052,12 +2060,11 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // colf32_k128_cells (14 cells written before the run) slab took 0.81-0.99x tile's time in all 11 of d120-d128 at nb
   // 64-1024 (d128, 16 a row, nb 192: 128.6 against 159.1), where tile led at nb 48 (17.4 against 18.6) and by 5 % at 96.
   if (tile_col && sizeof(T) == 4 && h.nb >= 32 && h.max_k > 64 && slab_fits(h, dev)) {
-    const double tile_work = tile_padded_products(h, tile_bm);
-    double slab_work = 0;
-    for (int i = 0; i < h.batch; ++i) slab_work += double(ceil_div(h.m[i], 16)) * 16 * (double(ceil_div(h.k[i], 8)) * 8);
-    if (tile_work >= 1.1 * slab_work || (h.max_k > 112 && h.nb >= 64)) {
+    const double tile_work = tile_padded_products(h, tile_bm), slab_work = slab_padded_products(h);
+    const bool pads = tile_work >= 1.1 * slab_work;
+    if (pads || (h.max_k > 112 && h.nb >= 64)) {
       char w[120];
-      if (tile_work >= 1.1 * slab_work) std::snprintf(w, sizeof w, "batched-tile pads the A_i to %.2fx batched-slab's products", tile_work / slab_work);
+      if (pads) std::snprintf(w, sizeof w, "batched-tile pads the A_i to %.2fx batched-slab's products", tile_work / slab_work);
       else std::snprintf(w, sizeof w, "k > 112 with nb >= 64");
       return {"batched-slab", std::string("column-major f32 where rule 3 holds, k > 64, nb >= 32, ") + w + ": all of A_i times a B_i column tile at once, tensor cores" + why};
     }
@@ -2090,10 +2097,7 @@ inline Choice choose_ours(const HostBatch<T>& h, const DeviceInfo& dev) {
   // to 1.25x (batch 45 of d96, nb 128: 10.0 against 8.0).
   const bool tile_row = tile && h.max_m > 16 && density >= (half ? 0.25 : 0.375) && (h.nb >= (half ? 16 : 32) || row_len >= 32);
   if (tile_row && slab_fits(h, dev)) {
-    const int kq = half ? 16 : 8;
-    const double tile_work = tile_padded_products(h, tile_bm);
-    double slab_work = 0;
-    for (int i = 0; i < h.batch; ++i) slab_work += double(ceil_div(h.m[i], 16)) * 16 * (double(ceil_div(h.k[i], kq)) * kq);
+    const double tile_work = tile_padded_products(h, tile_bm), slab_work = slab_padded_products(h);
     bool two = false;
     if (sizeof(T) == 4) {
       const SlabPlan sp = slab_plan(h, dev);
